@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "TapKit",
+    products: [
+        .library(name: "TapKit", targets: ["TapKit"]),
+        .executable(name: "tapkit", targets: ["tapkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System-library shims: a module map and one header each, nothing else.
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
+                       providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f",
+                       providers: [.apt(["libfftw3-dev"])]),
+
+        // Analysis layers (see ../shared/DESIGN.md).
+        .target(name: "TapAudio", dependencies: ["CSndFile"]),
+        .target(name: "TapStatistics"),
+        .target(name: "TapMatching"),
+        .target(name: "TapOnsets", dependencies: ["TapAudio", "CFFTW"]),
+        .target(name: "TapData", dependencies: ["TapAudio"]),
+        .target(name: "TapSim", dependencies: ["TapAudio", "TapData"]),
+        .target(name: "TapKit", dependencies: [
+            "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",
+        ]),
+        .executableTarget(name: "tapkit", dependencies: [
+            "TapKit", "TapSim",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "TapAudioTests", dependencies: ["TapAudio"]),
+        .testTarget(name: "TapStatisticsTests", dependencies: ["TapStatistics"]),
+        .testTarget(name: "TapMatchingTests", dependencies: ["TapMatching"]),
+        .testTarget(name: "TapOnsetsTests", dependencies: ["TapOnsets", "TapSim"]),
+        .testTarget(name: "TapDataTests", dependencies: ["TapData"]),
+        .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
+        .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,46 @@
+/// Why an audio file could not be read or written. Every case names the file.
+public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be opened: missing, unreadable, or not a format libsndfile knows.
+    case cannotOpen(path: String, reason: String)
+    /// The file holds no audio frames.
+    case empty(path: String)
+    /// Fewer frames could be decoded than the header announces (a truncated or corrupt file).
+    case truncated(path: String, expectedFrames: Int, readFrames: Int)
+    /// A decoding error part-way through the file.
+    case readFailed(path: String, reason: String)
+    /// The requested channel does not exist.
+    case noSuchChannel(path: String, channel: Int, channelCount: Int)
+    /// The file could not be written.
+    case writeFailed(path: String, reason: String)
+    /// The requested output format cannot hold this audio (e.g. too many channels for FLAC).
+    case unsupportedOutput(path: String, reason: String)
+
+    /// The file the error is about.
+    public var path: String {
+        switch self {
+        case .cannotOpen(let path, _), .empty(let path), .truncated(let path, _, _),
+             .readFailed(let path, _), .noSuchChannel(let path, _, _),
+             .writeFailed(let path, _), .unsupportedOutput(let path, _):
+            return path
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            return "\(path): cannot open audio file: \(reason)"
+        case .empty(let path):
+            return "\(path): audio file holds no frames"
+        case .truncated(let path, let expected, let read):
+            return "\(path): truncated or corrupt audio: header announces \(expected) frames, only \(read) could be read"
+        case .readFailed(let path, let reason):
+            return "\(path): audio decoding failed: \(reason)"
+        case .noSuchChannel(let path, let channel, let count):
+            return "\(path): no channel \(channel + 1); the file has \(count) channel\(count == 1 ? "" : "s")"
+        case .writeFailed(let path, let reason):
+            return "\(path): cannot write audio file: \(reason)"
+        case .unsupportedOutput(let path, let reason):
+            return "\(path): unsupported output format: \(reason)"
+        }
+    }
+}

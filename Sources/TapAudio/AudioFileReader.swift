@@ -1,0 +1,125 @@
+import CSndFile
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streams an audio file block by block as mono samples, so memory stays constant in the
+/// file's length. Reads every format libsndfile knows (WAV 8/16/24/32-bit and float, FLAC,
+/// AIFF, OGG/Vorbis, CAF, W64, RF64, …).
+///
+/// Not thread-safe: one reader per thread. The file is closed when the reader is released.
+public final class AudioFileReader {
+    /// The file being read.
+    public let path: String
+    /// Its header.
+    public let info: AudioFileInfo
+    /// The channel that becomes the mono output.
+    public let channel: ChannelSelection
+
+    private let handle: OpaquePointer
+    private var interleaved: [Float] = []
+    /// Frames delivered so far.
+    public private(set) var framesRead = 0
+
+    /// Opens `path` for reading.
+    /// - Throws: ``AudioError/cannotOpen(path:reason:)``, ``AudioError/empty(path:)`` or
+    ///   ``AudioError/noSuchChannel(path:channel:channelCount:)``.
+    public init(path: String, channel: ChannelSelection = .mix) throws(AudioError) {
+        var sfInfo = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &sfInfo) else {
+            throw .cannotOpen(path: path, reason: Self.openFailureReason(path: path))
+        }
+        let info = AudioFileInfo(frameCount: Int(sfInfo.frames), sampleRate: Double(sfInfo.samplerate),
+                                 channelCount: Int(sfInfo.channels), formatCode: sfInfo.format)
+        if case .channel(let index) = channel, !(0..<info.channelCount).contains(index) {
+            sf_close(handle)
+            throw .noSuchChannel(path: path, channel: index, channelCount: info.channelCount)
+        }
+        guard info.frameCount > 0, info.sampleRate > 0 else {
+            sf_close(handle)
+            throw .empty(path: path)
+        }
+        self.path = path
+        self.info = info
+        self.channel = channel
+        self.handle = handle
+    }
+
+    deinit { sf_close(handle) }
+
+    /// Reads up to `output.count` frames as mono samples into `output`.
+    /// - Returns: the number of frames read; 0 at the end of the file.
+    /// - Throws: ``AudioError/truncated(path:expectedFrames:readFrames:)`` when the file ends
+    ///   before the frame count its header announces, ``AudioError/readFailed(path:reason:)`` on
+    ///   a decoding error.
+    public func read(into output: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
+        guard let base = output.baseAddress, output.count > 0 else { return 0 }
+        let channels = info.channelCount
+        let wanted = min(output.count, info.frameCount - framesRead)
+        guard wanted > 0 else { return 0 }
+        if interleaved.count < wanted * channels {
+            interleaved = [Float](repeating: 0, count: wanted * channels)
+        }
+        let got = interleaved.withUnsafeMutableBufferPointer { buffer in
+            Int(sf_readf_float(handle, buffer.baseAddress, sf_count_t(wanted)))
+        }
+        if sf_error(handle) != 0 {
+            throw .readFailed(path: path, reason: String(cString: sf_strerror(handle)))
+        }
+        if got == 0 {
+            throw .truncated(path: path, expectedFrames: info.frameCount, readFrames: framesRead)
+        }
+        interleaved.withUnsafeBufferPointer { buffer in
+            channel.downmix(buffer.baseAddress!, frames: got, channels: channels, into: base)
+        }
+        framesRead += got
+        return got
+    }
+
+    /// Calls `body` with consecutive blocks of at most `blockSize` mono frames until the end
+    /// of the file. The buffer is reused: copy what must outlive the call.
+    public func forEachBlock(blockSize: Int = 65_536,
+                             _ body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        var block = [Float](repeating: 0, count: blockSize)
+        try block.withUnsafeMutableBufferPointer { buffer in
+            while true {
+                let count = try read(into: buffer)
+                if count == 0 { break }
+                try body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+            }
+        }
+    }
+
+    /// Reads the rest of the file into a ``Signal``.
+    public func readAll() throws(AudioError) -> Signal {
+        var samples = [Float](repeating: 0, count: info.frameCount - framesRead)
+        var filled = 0
+        while filled < samples.count {
+            let got = try samples.withUnsafeMutableBufferPointer { buffer throws(AudioError) in
+                try read(into: UnsafeMutableBufferPointer(rebasing: buffer[filled...]))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return Signal(samples: samples, sampleRate: info.sampleRate)
+    }
+
+    /// libsndfile's message for a failed open, made specific where the file system can tell more.
+    private static func openFailureReason(path: String) -> String {
+        var status = stat()
+        if stat(path, &status) != 0 { return "no such file" }
+        if (status.st_mode & S_IFMT) == S_IFDIR { return "is a directory" }
+        if access(path, R_OK) != 0 { return "permission denied" }
+        if status.st_size == 0 { return "the file is empty (0 bytes)" }
+        return String(cString: sf_strerror(nil))
+    }
+}
+
+extension Signal {
+    /// Reads a whole file into memory as a mono signal.
+    public init(contentsOf path: String, channel: ChannelSelection = .mix) throws(AudioError) {
+        self = try AudioFileReader(path: path, channel: channel).readAll()
+    }
+}

@@ -1,0 +1,92 @@
+import CSndFile
+
+/// Writes audio files block by block through libsndfile.
+///
+/// Samples outside −1 … 1 are clipped (not wrapped) in integer formats. The header is
+/// rewritten after every block, so a file whose writer dies part-way stays valid and holds
+/// everything written so far.
+public final class AudioFileWriter {
+    /// The file being written.
+    public let path: String
+    /// Channels per frame.
+    public let channelCount: Int
+    private let handle: OpaquePointer
+    private var isClosed = false
+
+    /// Creates (or truncates) `path`.
+    public init(path: String, format: AudioFileFormat, sampleRate: Double,
+                channelCount: Int = 1) throws(AudioError) {
+        var sfInfo = SF_INFO()
+        sfInfo.samplerate = Int32(sampleRate.rounded())
+        sfInfo.channels = Int32(channelCount)
+        sfInfo.format = format.code
+        guard sf_format_check(&sfInfo) != 0 else {
+            throw .unsupportedOutput(path: path,
+                                     reason: "\(format) cannot hold \(channelCount) channel(s) at \(Int(sampleRate)) Hz")
+        }
+        guard let handle = sf_open(path, Int32(SFM_WRITE), &sfInfo) else {
+            throw .writeFailed(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        var on: Int32 = 1  // SF_TRUE
+        sf_command(handle, Int32(SFC_SET_CLIPPING), &on, 0)
+        sf_command(handle, Int32(SFC_SET_UPDATE_HEADER_AUTO), &on, 0)
+        self.path = path
+        self.channelCount = channelCount
+        self.handle = handle
+    }
+
+    deinit { if !isClosed { sf_close(handle) } }
+
+    /// Appends interleaved frames (`samples.count` must be a multiple of ``channelCount``).
+    public func write(interleaved samples: UnsafeBufferPointer<Float>) throws(AudioError) {
+        precondition(samples.count % channelCount == 0, "partial frame")
+        let frames = samples.count / channelCount
+        guard frames > 0 else { return }
+        let written = Int(sf_writef_float(handle, samples.baseAddress, sf_count_t(frames)))
+        if written != frames {
+            throw .writeFailed(path: path, reason: String(cString: sf_strerror(handle)))
+        }
+    }
+
+    /// Appends mono samples, duplicated to every channel.
+    public func write(mono samples: [Float]) throws(AudioError) {
+        if channelCount == 1 {
+            try samples.withUnsafeBufferPointer { buffer throws(AudioError) in try write(interleaved: buffer) }
+            return
+        }
+        let blockFrames = 16_384
+        var interleaved = [Float](repeating: 0, count: blockFrames * channelCount)
+        var start = 0
+        while start < samples.count {
+            let frames = min(blockFrames, samples.count - start)
+            for frame in 0..<frames {
+                for channel in 0..<channelCount { interleaved[frame * channelCount + channel] = samples[start + frame] }
+            }
+            try interleaved.withUnsafeBufferPointer { buffer throws(AudioError) in
+                try write(interleaved: UnsafeBufferPointer(rebasing: buffer[0..<(frames * channelCount)]))
+            }
+            start += frames
+        }
+    }
+
+    /// Finishes the file. Further writes are a programming error.
+    public func close() throws(AudioError) {
+        guard !isClosed else { return }
+        isClosed = true
+        if sf_close(handle) != 0 {
+            throw .writeFailed(path: path, reason: "closing failed")
+        }
+    }
+}
+
+extension Signal {
+    /// Writes the signal to `path`, the mono samples copied to `channelCount` channels.
+    /// - Parameter format: the file format; by default inferred from the path's extension
+    ///   (16-bit WAV when unknown).
+    public func write(to path: String, format: AudioFileFormat? = nil, channelCount: Int = 1) throws(AudioError) {
+        let writer = try AudioFileWriter(path: path, format: format ?? AudioFileFormat(pathExtension: path) ?? .wav16,
+                                         sampleRate: sampleRate, channelCount: channelCount)
+        try writer.write(mono: samples)
+        try writer.close()
+    }
+}
