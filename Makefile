@@ -1,0 +1,27 @@
+# TapKit: `make demo` analyses the bundled example data, `make test` runs every test.
+SWIFT ?= swift
+RELEASE = .build/release
+
+.PHONY: deps build demo test bench fixtures clean
+
+deps:
+	@Scripts/install-deps
+
+build: deps
+	$(SWIFT) build -c release --product tapkit
+
+demo: build
+	$(RELEASE)/tapkit latency Fixtures/data
+
+test: deps
+	$(SWIFT) test
+
+bench: deps
+	WITH_PEERS=1 Scripts/install-deps
+	Scripts/bench
+
+fixtures: build
+	Scripts/regenerate-fixtures
+
+clean:
+	rm -rf .build

@@ -1,0 +1,181 @@
+import Foundation
+import TapAudio
+
+/// Streaming detector of tap onsets in a microphone recording.
+///
+/// Pipeline (see Docs/algorithms.md):
+/// 1. a causal 4th-order Butterworth high-pass removes hum and rumble;
+/// 2. the short-time power of the filtered signal is taken every hop over a short window;
+/// 3. the noise floor is a running quantile of that power (in dB) over a centred window, so
+///    the threshold follows the local background instead of the file's loudest sound;
+/// 4. an event starts where the power rises `thresholdDB` above the floor (or rises again by
+///    `retriggerRiseDB` on the tail of a previous event), and its peak is confirmed;
+/// 5. the start of the transient is picked on the filtered samples before the peak with the
+///    AIC picker, which locates the noise-to-signal change point to a sample.
+///
+/// Memory is constant in the recording's length: the detector keeps about one noise window of
+/// history. Feed blocks with ``process(_:into:)`` and end with ``finish(into:)``.
+public struct OnsetDetector: Sendable {
+    /// The sample rate the detector was built for.
+    public let sampleRate: Double
+    /// Its parameters.
+    public let configuration: OnsetDetectorConfiguration
+
+    // Derived sizes, in samples or hops.
+    private let hop: Int
+    private let windowHops: Int
+    private let lookaheadHops: Int
+    private let confirmHops: Int
+    private let searchSamples: Int
+
+    // Stage 1–2: filtering and short-time power.
+    private var filter: HighPassFilter
+    private var history: [Float]          // filtered samples, ring buffer
+    private let historyMask: Int
+    private var samplesSeen = 0
+    private var hopEnergy = 0.0
+    private var hopEnergies: [Double]     // last `windowHops` hop energies, ring
+    private var windowEnergy = 0.0
+
+    // Stage 3: power per hop in dB (ring of lookahead + window) and the floor estimator.
+    private var powerDB: [Double]
+    private let powerMask: Int
+    private var hopsSeen = 0
+    private var floor: SlidingQuantile
+
+    // Stage 4: event state, evaluated `lookaheadHops` behind the newest hop.
+    private enum EventState: Sendable {
+        case idle
+        case rising(searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double)
+        case decaying(minimumHop: Int, minimumDB: Double)
+    }
+    private var state = EventState.idle
+    /// No start may be placed before this sample (the previous onset's peak).
+    private var earliestStart = 0
+
+    /// Creates a detector for audio at `sampleRate`.
+    public init(sampleRate: Double, configuration: OnsetDetectorConfiguration = .standard) {
+        self.sampleRate = sampleRate
+        self.configuration = configuration
+        hop = max(1, Int((configuration.hopDuration * sampleRate).rounded()))
+        windowHops = max(1, Int((configuration.windowDuration / configuration.hopDuration).rounded()))
+        lookaheadHops = max(1, Int((configuration.noiseWindowDuration / 2 * sampleRate / Double(hop)).rounded()))
+        confirmHops = max(1, Int((configuration.peakConfirmDuration * sampleRate / Double(hop)).rounded()))
+        searchSamples = Int((configuration.startSearchDuration * sampleRate).rounded())
+        filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: sampleRate)
+        // History must reach back past the lookahead, a long event and the start search.
+        let historyNeeded = (lookaheadHops + 4 * confirmHops + windowHops) * hop + searchSamples + 4 * Int(sampleRate * 0.05)
+        let historySize = 1 << Int(ceil(log2(Double(max(historyNeeded, 1024)))))
+        history = [Float](repeating: 0, count: historySize)
+        historyMask = historySize - 1
+        hopEnergies = [Double](repeating: 0, count: windowHops)
+        let powerSize = 1 << Int(ceil(log2(Double(2 * lookaheadHops + 4 * confirmHops + 16))))
+        powerDB = [Double](repeating: -300, count: powerSize)
+        powerMask = powerSize - 1
+        floor = SlidingQuantile(quantile: configuration.noiseQuantile)
+    }
+
+    /// Feeds the next block of mono samples; appends every onset that became certain.
+    public mutating func process(_ block: UnsafeBufferPointer<Float>, into onsets: inout [Onset]) {
+        for sample in block {
+            let filtered = filter.process(sample)
+            history[samplesSeen & historyMask] = filtered
+            samplesSeen += 1
+            hopEnergy += Double(filtered) * Double(filtered)
+            if samplesSeen % hop == 0 {
+                finishHop(into: &onsets)
+            }
+        }
+    }
+
+    /// Convenience for arrays.
+    public mutating func process(_ block: [Float], into onsets: inout [Onset]) {
+        block.withUnsafeBufferPointer { process($0, into: &onsets) }
+    }
+
+    /// Ends the stream: decides the remaining hops and appends their onsets.
+    public mutating func finish(into onsets: inout [Onset]) {
+        // Remaining hops have a one-sided noise window: shrink it by removing old values.
+        let lastHop = hopsSeen - 1
+        var decided = hopsSeen - lookaheadHops
+        while decided <= lastHop {
+            if decided >= 0 {
+                let oldest = decided - lookaheadHops - 1
+                if oldest >= 0 { floor.remove(powerDB[oldest & powerMask]) }
+                decide(hop: decided, into: &onsets)
+            }
+            decided += 1
+        }
+        if case .rising(let searchStart, let peakHop, let peakDB, let peakSNR) = state {
+            emit(searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
+        }
+        state = .idle
+    }
+
+    private mutating func finishHop(into onsets: inout [Onset]) {
+        let slot = hopsSeen % windowHops
+        windowEnergy += hopEnergy - hopEnergies[slot]
+        hopEnergies[slot] = hopEnergy
+        hopEnergy = 0
+        let meanSquare = max(windowEnergy, 0) / Double(windowHops * hop)
+        let level = 10 * log10(meanSquare + 1e-30)
+        powerDB[hopsSeen & powerMask] = level
+        floor.insert(level)
+        // Keep the floor window centred on the hop being decided: [k − L, k + L].
+        let newest = hopsSeen
+        let decided = newest - lookaheadHops
+        let expired = newest - 2 * lookaheadHops - 1
+        if expired >= 0 { floor.remove(powerDB[expired & powerMask]) }
+        hopsSeen += 1
+        if decided >= 0 { decide(hop: decided, into: &onsets) }
+    }
+
+    /// Runs the event state machine for one hop whose centred noise window is complete.
+    private mutating func decide(hop k: Int, into onsets: inout [Onset]) {
+        let level = powerDB[k & powerMask]
+        let floorDB = max(floor.value() ?? configuration.absoluteFloorDB, configuration.absoluteFloorDB)
+        let snr = level - floorDB
+        switch state {
+        case .idle:
+            if snr >= configuration.thresholdDB {
+                // The window of hop k reaches back `windowHops` hops; search before that.
+                let windowStart = (k + 1 - windowHops) * hop
+                state = .rising(searchStart: windowStart - searchSamples, peakHop: k, peakDB: level, peakSNR: snr)
+            }
+        case .rising(let searchStart, let peakHop, let peakDB, let peakSNR):
+            if level > peakDB {
+                state = .rising(searchStart: searchStart, peakHop: k, peakDB: level, peakSNR: snr)
+            } else if k - peakHop >= confirmHops || snr < configuration.releaseDB {
+                emit(searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
+                state = snr < configuration.releaseDB ? .idle : .decaying(minimumHop: k, minimumDB: level)
+            }
+        case .decaying(let minimumHop, let minimumDB):
+            if snr < configuration.releaseDB {
+                state = .idle
+            } else if level < minimumDB {
+                state = .decaying(minimumHop: k, minimumDB: level)
+            } else if level - minimumDB >= configuration.retriggerRiseDB && snr >= configuration.thresholdDB {
+                // A new sound on the tail of the previous one: search from the trough's window.
+                let troughWindowStart = (minimumHop + 1 - windowHops) * hop
+                state = .rising(searchStart: troughWindowStart, peakHop: k, peakDB: level, peakSNR: snr)
+            }
+        }
+    }
+
+    private mutating func emit(searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double,
+                               into onsets: inout [Onset]) {
+        let end = min((peakHop + 1) * hop, samplesSeen)
+        if Double(end) < configuration.settleDuration * sampleRate { return }
+        let oldestKept = samplesSeen - history.count
+        let start = max(searchStart, earliestStart, oldestKept, 0)
+        guard end > start else { return }
+        var stretch = [Float](repeating: 0, count: end - start)
+        for index in start..<end { stretch[index - start] = history[index & historyMask] }
+        let offset = stretch.withUnsafeBufferPointer { StartPicker.pick($0) }
+        let frame = start + offset
+        earliestStart = end
+        let peakTime = (Double(end) - Double(windowHops * hop) / 2) / sampleRate
+        onsets.append(Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
+                            strength: peakDB, snrDB: peakSNR))
+    }
+}

@@ -1,0 +1,75 @@
+import TapAudio
+
+/// The parameters of ``OnsetDetector``. Every field has a documented default; the presets
+/// cover the usual recording situations.
+public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
+    /// Cut-off of the 4th-order Butterworth high-pass applied first, in Hz. It removes mains
+    /// hum (50/60 Hz and its low harmonics), handling rumble and most of the low "thump" of
+    /// knocks, while finger taps keep their broadband contact transient.
+    public var highPassCutoff: Double = 400
+    /// Hop of the short-time power envelope, in seconds.
+    public var hopDuration: Seconds = 0.0005
+    /// Length of the power window, in seconds (a whole number of hops).
+    public var windowDuration: Seconds = 0.002
+    /// Length of the centred window over which the noise floor is estimated, in seconds.
+    public var noiseWindowDuration: Seconds = 1.0
+    /// Which quantile of the short-time power (in dB) counts as the noise floor. The median
+    /// is unaffected as long as sounds fill less than half of the window.
+    public var noiseQuantile: Double = 0.5
+    /// The floor is never taken below this level (dBFS), so digital silence does not make
+    /// every dither step an onset.
+    public var absoluteFloorDB: Double = -100
+    /// An onset needs the short-time power this far above the noise floor, in dB.
+    public var thresholdDB: Double = 6
+    /// An event ends when the power falls back below floor + this, in dB.
+    public var releaseDB: Double = 3
+    /// Within a decaying event, a new onset needs the power to rise this far above the
+    /// minimum since the previous peak, in dB (two taps, or a tap on a click's tail).
+    public var retriggerRiseDB: Double = 6
+    /// A peak counts when no higher power follows within this time, in seconds.
+    public var peakConfirmDuration: Seconds = 0.010
+    /// How much signal before the threshold crossing the start picker may search, in seconds.
+    public var startSearchDuration: Seconds = 0.020
+
+    /// Onsets whose peak falls within this time from the start of the recording are dropped:
+    /// the high-pass filter starts from rest, so whatever the recording starts with (hum, a DC
+    /// offset) looks like a transient until the filter settles.
+    public var settleDuration: Seconds = 0.020
+
+    /// Creates a configuration with the defaults.
+    public init() {}
+
+    /// The defaults: taps from loud down to about 6 dB above a steady background.
+    public static let standard = OnsetDetectorConfiguration()
+
+    /// For very quiet taps in a steady background: a lower threshold, at the price of more
+    /// spurious onsets (which latency matching rejects).
+    public static var sensitive: OnsetDetectorConfiguration {
+        var configuration = OnsetDetectorConfiguration()
+        configuration.thresholdDB = 4.5
+        configuration.releaseDB = 2
+        return configuration
+    }
+
+    /// For noisy rooms (speech, movement): a higher threshold, fewer spurious onsets.
+    public static var conservative: OnsetDetectorConfiguration {
+        var configuration = OnsetDetectorConfiguration()
+        configuration.thresholdDB = 10
+        configuration.releaseDB = 5
+        configuration.retriggerRiseDB = 9
+        return configuration
+    }
+
+    /// Looks up a preset by name: `standard`, `sensitive` or `conservative`.
+    public static func preset(named name: String) -> OnsetDetectorConfiguration? {
+        switch name {
+        case "standard", "default": return .standard
+        case "sensitive": return .sensitive
+        case "conservative": return .conservative
+        default: return nil
+        }
+    }
+
+    /// The names ``preset(named:)`` knows.
+    public static let presetNames = ["standard", "sensitive", "conservative"]
+}

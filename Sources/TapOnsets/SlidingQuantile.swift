@@ -1,0 +1,54 @@
+/// A quantile over a sliding window of dB values, kept in a fixed histogram so that adding,
+/// removing and querying cost O(1) amortised. Resolution: one bin.
+struct SlidingQuantile: Sendable {
+    private let lowest: Double
+    private let binWidth: Double
+    private var counts: [Int32]
+    private let quantile: Double
+    private var total = 0
+    /// Bin the quantile currently sits in, and how many values lie in bins below it.
+    private var cursor = 0
+    private var belowCursor = 0
+
+    init(quantile: Double, lowest: Double = -240, highest: Double = 40, binWidth: Double = 0.25) {
+        self.quantile = quantile
+        self.lowest = lowest
+        self.binWidth = binWidth
+        counts = [Int32](repeating: 0, count: Int(((highest - lowest) / binWidth).rounded(.up)) + 1)
+    }
+
+    @inline(__always)
+    private func bin(_ value: Double) -> Int {
+        let index = Int((value - lowest) / binWidth)
+        return min(max(index, 0), counts.count - 1)
+    }
+
+    mutating func insert(_ value: Double) {
+        let index = bin(value)
+        counts[index] += 1
+        total += 1
+        if index < cursor { belowCursor += 1 }
+    }
+
+    mutating func remove(_ value: Double) {
+        let index = bin(value)
+        counts[index] -= 1
+        total -= 1
+        if index < cursor { belowCursor -= 1 }
+    }
+
+    /// The quantile (bin centre), or nil when the window is empty.
+    mutating func value() -> Double? {
+        guard total > 0 else { return nil }
+        let rank = Int(quantile * Double(total - 1))  // 0-based rank of the wanted value
+        while belowCursor > rank, cursor > 0 {
+            cursor -= 1
+            belowCursor -= Int(counts[cursor])
+        }
+        while belowCursor + Int(counts[cursor]) <= rank, cursor < counts.count - 1 {
+            belowCursor += Int(counts[cursor])
+            cursor += 1
+        }
+        return lowest + (Double(cursor) + 0.5) * binWidth
+    }
+}
