@@ -14,16 +14,14 @@ let package = Package(
         // System-library shims: a module map and one header each, nothing else.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f",
-                       providers: [.apt(["libfftw3-dev"])]),
 
         // Analysis layers (see ../shared/DESIGN.md).
         .target(name: "TapAudio", dependencies: ["CSndFile"]),
         .target(name: "TapStatistics"),
         .target(name: "TapMatching"),
-        .target(name: "TapOnsets", dependencies: ["TapAudio", "CFFTW"]),
+        .target(name: "TapOnsets", dependencies: ["TapAudio"]),
         .target(name: "TapData", dependencies: ["TapAudio"]),
-        .target(name: "TapSim", dependencies: ["TapAudio", "TapData"]),
+        .target(name: "TapSim", dependencies: ["TapAudio", "TapData", "TapKit"]),
         .target(name: "TapKit", dependencies: [
             "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",
         ]),

@@ -41,6 +41,10 @@ public final class AudioFileReader {
             sf_close(handle)
             throw .empty(path: path)
         }
+        if let announced = Self.announcedFrames(handle: handle, decodableFrames: info.frameCount) {
+            sf_close(handle)
+            throw .truncated(path: path, expectedFrames: announced, readFrames: info.frameCount)
+        }
         self.path = path
         self.info = info
         self.channel = channel
@@ -104,6 +108,28 @@ public final class AudioFileReader {
             filled += got
         }
         return Signal(samples: samples, sampleRate: info.sampleRate)
+    }
+
+    /// The frame count a truncated file's header announces, or nil when the file is whole.
+    ///
+    /// libsndfile opens a WAV or AIFF file whose data chunk is shorter than its header says
+    /// and quietly plays what is there; its log then holds a line such as
+    /// `data : 705600 (should be 235170)`. A header size of 0 or 0xFFFFFFFF marks a file
+    /// written as a stream with its size never filled in, which is not truncation.
+    private static func announcedFrames(handle: OpaquePointer, decodableFrames: Int) -> Int? {
+        var log = [CChar](repeating: 0, count: 16_384)
+        sf_command(handle, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
+        let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            let trimmed = line.trimmingPrefix(while: \.isWhitespace)
+            guard trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND"), line.contains("(should be") else { continue }
+            let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            guard numbers.count >= 2 else { continue }
+            let (header, actual) = (numbers[numbers.count - 2], numbers[numbers.count - 1])
+            guard header > actual, actual > 0, header != 0, header < 0xFFFF_FFF0 else { continue }
+            return Int((Double(decodableFrames) * Double(header) / Double(actual)).rounded())
+        }
+        return nil
     }
 
     /// libsndfile's message for a failed open, made specific where the file system can tell more.

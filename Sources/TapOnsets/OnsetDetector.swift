@@ -47,7 +47,7 @@ public struct OnsetDetector: Sendable {
     private enum EventState: Sendable {
         case idle
         case rising(searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double)
-        case decaying(minimumHop: Int, minimumDB: Double)
+        case decaying(minimumHop: Int, minimumDB: Double, peakDB: Double)
     }
     private var state = EventState.idle
     /// No start may be placed before this sample (the previous onset's peak).
@@ -143,23 +143,36 @@ public struct OnsetDetector: Sendable {
                 state = .rising(searchStart: windowStart - searchSamples, peakHop: k, peakDB: level, peakSNR: snr)
             }
         case .rising(let searchStart, let peakHop, let peakDB, let peakSNR):
-            if level > peakDB {
+            if k - peakHop >= windowHops && level > peakDB && isFastRise(at: k) && snr >= configuration.thresholdDB {
+                // A second transient on an event that had already peaked (a tap right after
+                // a click): the first keeps its own onset, the second starts a new event.
+                emit(searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
+                state = .rising(searchStart: (k + 1 - 2 * windowHops) * hop, peakHop: k, peakDB: level, peakSNR: snr)
+            } else if level > peakDB {
                 state = .rising(searchStart: searchStart, peakHop: k, peakDB: level, peakSNR: snr)
             } else if k - peakHop >= confirmHops || snr < configuration.releaseDB {
                 emit(searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
-                state = snr < configuration.releaseDB ? .idle : .decaying(minimumHop: k, minimumDB: level)
+                state = snr < configuration.releaseDB ? .idle : .decaying(minimumHop: k, minimumDB: level, peakDB: peakDB)
             }
-        case .decaying(let minimumHop, let minimumDB):
+        case .decaying(let minimumHop, let minimumDB, let previousPeakDB):
             if snr < configuration.releaseDB {
                 state = .idle
             } else if level < minimumDB {
-                state = .decaying(minimumHop: k, minimumDB: level)
-            } else if level - minimumDB >= configuration.retriggerRiseDB && snr >= configuration.thresholdDB {
+                state = .decaying(minimumHop: k, minimumDB: level, peakDB: previousPeakDB)
+            } else if level - minimumDB >= configuration.retriggerRiseDB && isFastRise(at: k)
+                        && level > previousPeakDB - configuration.retriggerRiseDB && snr >= configuration.thresholdDB {
                 // A new sound on the tail of the previous one: search from the trough's window.
                 let troughWindowStart = (minimumHop + 1 - windowHops) * hop
                 state = .rising(searchStart: troughWindowStart, peakHop: k, peakDB: level, peakSNR: snr)
             }
         }
+    }
+
+    /// Whether the power at hop `k` rose by `retriggerRiseDB` within one window length: a new
+    /// transient, not the slow beating of a decaying resonance.
+    private func isFastRise(at k: Int) -> Bool {
+        guard k >= windowHops else { return false }
+        return powerDB[k & powerMask] - powerDB[(k - windowHops) & powerMask] >= configuration.retriggerRiseDB
     }
 
     private mutating func emit(searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double,

@@ -148,3 +148,15 @@ func testSignal(frames: Int = 10_000, rate: Double = 44_100) -> Signal {
         }
     }
 }
+
+@Suite struct TruncatedWAVTests {
+    @Test func aWAVCutShortIsTruncatedNotSilentlyShorter() throws {
+        let dir = TemporaryDirectory()
+        try testSignal(frames: 30_000).write(to: dir.file("t.wav"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.file("t.wav")))
+        try bytes.prefix(44 + 20_000).write(to: URL(fileURLWithPath: dir.file("t.wav")))
+        #expect(throws: AudioError.truncated(path: dir.file("t.wav"), expectedFrames: 30_000, readFrames: 10_000)) {
+            _ = try AudioFileReader(path: dir.file("t.wav"))
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// The latency analysis of a whole Tap-It data folder.
+public struct FolderLatencyReport: Sendable {
+    /// The folder analysed.
+    public var folder: String
+    /// Every task that could be analysed, ordered by user and track.
+    public var tasks: [TaskLatency]
+    /// Every input that could not be analysed (a missing partner file, a malformed line, an
+    /// undecodable recording), in the order of the tasks they belong to.
+    public var failures: [AnalysisError]
+
+    /// Statistics over all matched pairs of all tasks, in seconds; nil without pairs.
+    public var overall: Summary? {
+        Summary(tasks.flatMap { $0.match.pairs.map(\.latency) })
+    }
+}
+
+/// Analyses every task of a Tap-It data folder, `jobs` tasks at a time. One bad task never
+/// stops the batch: it is reported in ``FolderLatencyReport/failures`` and the rest go on.
+///
+/// - Parameters:
+///   - jobs: how many tasks run in parallel (default: one per core).
+///   - progress: called after each task with (tasks done, tasks in all), from any thread.
+/// - Throws: ``TapDataError`` only when the folder itself is unusable (missing, unreadable,
+///   or holding no Tap-It files).
+public func analyzeLatency(folder path: String, options: LatencyAnalysisOptions = LatencyAnalysisOptions(),
+                           jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                           progress: (@Sendable (Int, Int) -> Void)? = nil) throws(TapDataError) -> FolderLatencyReport {
+    let folder = try TapItFolder.scan(path)
+    let runnable = folder.tasks.filter(\.isComplete)
+    let results = runInParallel(count: runnable.count, jobs: jobs, progress: progress) { index -> Result<TaskLatency, AnalysisError> in
+        let task = runnable[index]
+        return Result { () throws(AnalysisError) in
+            try analyzeLatency(id: task.id, timestampsPath: task.timestampsPath!, audioPath: task.audioPath!, options: options)
+        }
+    }
+    var tasks: [TaskLatency] = []
+    var failures = folder.problems.map(AnalysisError.data)
+    for result in results {
+        switch result {
+        case .success(let task): tasks.append(task)
+        case .failure(let error): failures.append(error)
+        }
+    }
+    return FolderLatencyReport(folder: path, tasks: tasks, failures: failures)
+}
+
+/// Runs `body` for 0..<count on `jobs` threads and returns the results in index order, so
+/// the output does not depend on scheduling.
+func runInParallel<Value: Sendable>(count: Int, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?,
+                                    _ body: @escaping @Sendable (Int) -> Value) -> [Value] {
+    let results = Mutex<[Value?]>(Array(repeating: nil, count: count))
+    let next = Mutex(0)
+    let done = Mutex(0)
+    let workers = max(1, min(jobs, count))
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        while true {
+            let index = next.withLock { value -> Int in
+                defer { value += 1 }
+                return value
+            }
+            guard index < count else { return }
+            let value = body(index)
+            results.withLock { $0[index] = value }
+            let finished = done.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            progress?(finished, count)
+        }
+    }
+    return results.withLock { $0.map { $0! } }
+}

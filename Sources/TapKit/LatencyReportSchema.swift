@@ -1,0 +1,140 @@
+import Foundation
+
+/// One row of `tapkit latency` output: a task, or `overall`. Field names are the schema of
+/// the JSON and CSV output (documented in Docs/file-formats.md); times are milliseconds.
+public struct LatencyRow: Sendable, Equatable, Encodable {
+    /// `001_01`, or `overall`.
+    public var task: String
+    public var nTouches: Int
+    public var nOnsets: Int
+    public var nMatched: Int
+    public var nUnmatchedTouches: Int
+    public var nUnmatchedOnsets: Int
+    public var meanMs: Double?
+    public var sdMs: Double?
+    public var medianMs: Double?
+    public var iqrMs: Double?
+    /// The 95% confidence interval of the mean latency, [low, high].
+    public var ci95Ms: [Double]?
+    /// Clock skew of the touch clock against the audio clock, parts per million.
+    public var driftPpm: Double?
+    /// The matched pairs, when asked for.
+    public var pairs: [PairRow]?
+
+    enum CodingKeys: String, CodingKey {
+        case task, nTouches = "n_touches", nOnsets = "n_onsets", nMatched = "n_matched"
+        case nUnmatchedTouches = "n_unmatched_touches", nUnmatchedOnsets = "n_unmatched_onsets"
+        case meanMs = "mean_ms", sdMs = "sd_ms", medianMs = "median_ms", iqrMs = "iqr_ms"
+        case ci95Ms = "ci95_ms", driftPpm = "drift_ppm", pairs
+    }
+
+    /// Absent statistics are written as `null`, so every row has every field.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(task, forKey: .task)
+        try container.encode(nTouches, forKey: .nTouches)
+        try container.encode(nOnsets, forKey: .nOnsets)
+        try container.encode(nMatched, forKey: .nMatched)
+        try container.encode(nUnmatchedTouches, forKey: .nUnmatchedTouches)
+        try container.encode(nUnmatchedOnsets, forKey: .nUnmatchedOnsets)
+        try container.encode(meanMs, forKey: .meanMs)
+        try container.encode(sdMs, forKey: .sdMs)
+        try container.encode(medianMs, forKey: .medianMs)
+        try container.encode(iqrMs, forKey: .iqrMs)
+        try container.encode(ci95Ms, forKey: .ci95Ms)
+        try container.encode(driftPpm, forKey: .driftPpm)
+        try container.encodeIfPresent(pairs, forKey: .pairs)
+    }
+
+    /// The statistics columns, in output order, for tables and CSV.
+    public static let columns = ["task", "n_touches", "n_onsets", "n_matched", "n_unmatched_touches",
+                                 "n_unmatched_onsets", "mean_ms", "sd_ms", "median_ms", "iqr_ms",
+                                 "ci95_low_ms", "ci95_high_ms", "drift_ppm"]
+
+    /// The row's cells in ``columns`` order; absent values are empty.
+    public var cells: [String] {
+        [task, String(nTouches), String(nOnsets), String(nMatched), String(nUnmatchedTouches),
+         String(nUnmatchedOnsets)] + [meanMs, sdMs, medianMs, iqrMs, ci95Ms?[0], ci95Ms?[1]].map(formatMs)
+            + [driftPpm.map { String(format: "%.1f", $0) } ?? ""]
+    }
+}
+
+/// One matched pair in the output: times in seconds, latency in milliseconds.
+public struct PairRow: Sendable, Equatable, Codable {
+    public var touch: Double
+    public var onset: Double
+    public var latencyMs: Double
+
+    enum CodingKeys: String, CodingKey { case touch, onset, latencyMs = "latency_ms" }
+}
+
+/// The whole `tapkit latency --format json` document.
+public struct LatencyDocument: Sendable, Encodable {
+    public var tasks: [LatencyRow]
+    public var overall: LatencyRow
+    /// Inputs that could not be analysed, each naming its file.
+    public var errors: [ErrorRow]
+}
+
+/// An input that could not be analysed.
+public struct ErrorRow: Sendable, Equatable, Codable {
+    public var file: String
+    public var message: String
+}
+
+/// Milliseconds to three decimals (a microsecond), the resolution worth printing.
+func formatMs(_ value: Double?) -> String {
+    value.map { String(format: "%.3f", $0) } ?? ""
+}
+
+private func milliseconds(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000 }
+
+extension LatencyRow {
+    /// The row of one analysed task.
+    public init(_ task: TaskLatency, includePairs: Bool = false) {
+        self.init(label: task.id.description, touches: task.touches.count, onsets: task.onsets.count,
+                  matched: task.match.pairs.count, unmatchedTouches: task.match.unmatchedTouchIndices.count,
+                  unmatchedOnsets: task.match.unmatchedOnsetIndices.count, latency: task.latency,
+                  driftPpm: task.match.drift?.ppm)
+        if includePairs {
+            pairs = task.match.pairs.map {
+                PairRow(touch: $0.touchTime, onset: $0.onsetTime, latencyMs: milliseconds($0.latency))
+            }
+        }
+    }
+
+    /// The `overall` row of a folder: counts summed, statistics over all matched pairs.
+    public init(overall report: FolderLatencyReport) {
+        let tasks = report.tasks
+        self.init(label: "overall", touches: tasks.map(\.touches.count).reduce(0, +),
+                  onsets: tasks.map(\.onsets.count).reduce(0, +), matched: tasks.map(\.match.pairs.count).reduce(0, +),
+                  unmatchedTouches: tasks.map(\.match.unmatchedTouchIndices.count).reduce(0, +),
+                  unmatchedOnsets: tasks.map(\.match.unmatchedOnsetIndices.count).reduce(0, +),
+                  latency: report.overall, driftPpm: nil)
+    }
+
+    init(label: String, touches: Int, onsets: Int, matched: Int, unmatchedTouches: Int, unmatchedOnsets: Int,
+         latency: Summary?, driftPpm: Double?) {
+        task = label
+        nTouches = touches
+        nOnsets = onsets
+        nMatched = matched
+        nUnmatchedTouches = unmatchedTouches
+        nUnmatchedOnsets = unmatchedOnsets
+        meanMs = latency.map { milliseconds($0.mean) }
+        sdMs = latency?.standardDeviation.map(milliseconds)
+        medianMs = latency.map { milliseconds($0.median) }
+        iqrMs = latency.map { milliseconds($0.interquartileRange) }
+        ci95Ms = latency?.confidenceInterval95.map { [milliseconds($0.lowerBound), milliseconds($0.upperBound)] }
+        self.driftPpm = driftPpm.map { ($0 * 10).rounded() / 10 }
+    }
+}
+
+extension LatencyDocument {
+    /// The document for a folder report.
+    public init(_ report: FolderLatencyReport, includePairs: Bool = false) {
+        tasks = report.tasks.map { LatencyRow($0, includePairs: includePairs) }
+        overall = LatencyRow(overall: report)
+        errors = report.failures.map { ErrorRow(file: $0.path, message: $0.description) }
+    }
+}

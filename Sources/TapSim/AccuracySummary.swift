@@ -1,0 +1,85 @@
+import Foundation
+import TapKit
+
+/// One row of an accuracy report: a task, or `overall` (every tap pooled).
+public struct AccuracyRow: Sendable, Equatable, Codable {
+    public var task: String
+    public var audibleTaps: Int
+    public var recall: Double
+    public var precision: Double
+    public var detectorPrecision: Double
+    /// Share of matched pairs that paired a tap with its own touch.
+    public var correctPairs: Double
+    public var timingMedianMs: Double?
+    public var timingSDMs: Double?
+    /// Largest |timing error| among hits, ms.
+    public var timingMaxAbsMs: Double?
+    /// Estimated minus true latency mean / SD, ms (tasks only).
+    public var latencyMeanErrorMs: Double?
+    public var latencySDErrorMs: Double?
+    public var meanSNRdB: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case task, audibleTaps = "audible_taps", recall, precision, detectorPrecision = "detector_precision"
+        case correctPairs = "correct_pairs", timingMedianMs = "timing_median_ms", timingSDMs = "timing_sd_ms"
+        case timingMaxAbsMs = "timing_max_abs_ms", latencyMeanErrorMs = "latency_mean_error_ms"
+        case latencySDErrorMs = "latency_sd_error_ms", meanSNRdB = "mean_snr_db"
+    }
+
+    /// Column names of ``cells``.
+    public static let columns = ["task", "audible_taps", "recall", "precision", "detector_precision", "correct_pairs",
+                                 "timing_median_ms", "timing_sd_ms", "timing_max_abs_ms", "latency_mean_error_ms",
+                                 "latency_sd_error_ms", "mean_snr_db"]
+
+    /// The row as text cells.
+    public var cells: [String] {
+        func f(_ value: Double?, _ digits: Int) -> String { value.map { String(format: "%.\(digits)f", $0) } ?? "" }
+        return [task, String(audibleTaps), f(recall, 4), f(precision, 4), f(detectorPrecision, 4), f(correctPairs, 4),
+                f(timingMedianMs, 3), f(timingSDMs, 3), f(timingMaxAbsMs, 3), f(latencyMeanErrorMs, 3),
+                f(latencySDErrorMs, 3), f(meanSNRdB, 1)]
+    }
+}
+
+/// Accuracy of a whole simulated folder: one row per task and a pooled `overall` row.
+public struct AccuracySummary: Sendable, Equatable, Codable {
+    public var tasks: [AccuracyRow]
+    public var overall: AccuracyRow
+
+    /// Every row, tasks first.
+    public var rows: [AccuracyRow] { tasks + [overall] }
+
+    /// Summarises per-task evaluations.
+    public init(_ accuracies: [TaskAccuracy]) {
+        tasks = accuracies.map { Self.row($0.task, [$0], latencyErrors: true) }
+        overall = Self.row("overall", accuracies, latencyErrors: false)
+    }
+
+    private static func row(_ label: String, _ items: [TaskAccuracy], latencyErrors: Bool) -> AccuracyRow {
+        let audible = items.map(\.audibleTaps).reduce(0, +)
+        let detected = items.map(\.detectedTaps).reduce(0, +)
+        let matched = items.map(\.matchedOnsets).reduce(0, +)
+        let matchedOnTaps = items.map(\.matchedOnsetsOnTaps).reduce(0, +)
+        let onsets = items.map(\.onsets).reduce(0, +)
+        let onsetsOnTaps = items.map(\.onsetsOnTaps).reduce(0, +)
+        let correct = items.map(\.correctPairs).reduce(0, +)
+        let errors = items.flatMap(\.timingErrors)
+        let timing = Summary(errors)
+        let item = items.first
+        func difference(_ a: Double?, _ b: Double?) -> Double? {
+            guard latencyErrors, let a, let b else { return nil }
+            return (a - b) * 1000
+        }
+        let snrs = items.compactMap(\.meanSNR)
+        return AccuracyRow(
+            task: label, audibleTaps: audible,
+            recall: audible == 0 ? 1 : Double(detected) / Double(audible),
+            precision: matched == 0 ? 1 : Double(matchedOnTaps) / Double(matched),
+            detectorPrecision: onsets == 0 ? 1 : Double(onsetsOnTaps) / Double(onsets),
+            correctPairs: matched == 0 ? 1 : Double(correct) / Double(matched),
+            timingMedianMs: timing.map { $0.median * 1000 }, timingSDMs: timing?.standardDeviation.map { $0 * 1000 },
+            timingMaxAbsMs: errors.map(abs).max().map { $0 * 1000 },
+            latencyMeanErrorMs: difference(item?.estimatedLatencyMean, item?.trueLatencyMean),
+            latencySDErrorMs: difference(item?.estimatedLatencySD, item?.trueLatencySD),
+            meanSNRdB: snrs.isEmpty ? nil : snrs.reduce(0, +) / Double(snrs.count))
+    }
+}

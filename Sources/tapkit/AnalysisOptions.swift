@@ -1,0 +1,33 @@
+import ArgumentParser
+import TapKit
+
+/// Options shared by the commands that detect onsets.
+struct OnsetOptions: ParsableArguments {
+    @Option(help: "Onset detection preset: \(OnsetDetectorConfiguration.presetNames.joined(separator: ", ")).")
+    var preset = "standard"
+
+    @Option(help: "Onset threshold above the local noise floor, in dB (overrides the preset).")
+    var thresholdDb: Double?
+
+    @Option(help: "Channel to analyse, 1-based, or 'mix' to average all channels.")
+    var channel = "mix"
+
+    func detectorConfiguration() throws -> OnsetDetectorConfiguration {
+        guard var configuration = OnsetDetectorConfiguration.preset(named: preset) else {
+            throw ValidationError("unknown preset '\(preset)'; choose one of \(OnsetDetectorConfiguration.presetNames.joined(separator: ", "))")
+        }
+        if let thresholdDb {
+            guard thresholdDb > 0 else { throw ValidationError("--threshold-db must be positive") }
+            configuration.thresholdDB = thresholdDb
+        }
+        return configuration
+    }
+
+    func channelSelection() throws -> ChannelSelection {
+        if channel == "mix" { return .mix }
+        guard let number = Int(channel), number >= 1 else {
+            throw ValidationError("--channel takes a channel number from 1, or 'mix'")
+        }
+        return .channel(number - 1)
+    }
+}

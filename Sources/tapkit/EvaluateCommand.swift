@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import TapKit
+import TapSim
+
+struct EvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Compare `tapkit latency` on a simulated folder with its truth.json.",
+        discussion: """
+            Per task: recall of audible taps (onset within ±10 ms of the true start), precision of \
+            the onsets matching kept, the onset timing error (median and SD, ms), and the error of \
+            the estimated latency mean and SD against the truth (ms).
+            """)
+
+    @Argument(help: "A folder written by `tapkit simulate`.")
+    var folder: String
+
+    @Option(help: "Output format: table, csv or json.")
+    var format = OutputFormat.table
+
+    @Option(help: "Tasks analysed in parallel (default: one per core).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    @OptionGroup var onsetOptions: OnsetOptions
+
+    func run() throws {
+        let truth = try SimulationTruthDocument.read(folder: folder)
+        let options = LatencyAnalysisOptions(onsetDetection: try onsetOptions.detectorConfiguration(),
+                                             channel: try onsetOptions.channelSelection())
+        let report = try analyzeLatency(folder: folder, options: options, jobs: jobs)
+        for failure in report.failures { printError("error: \(failure)") }
+        let accuracies = report.tasks.compactMap { task in
+            truth.tasks[task.id.description].map { evaluate(task, against: $0) }
+        }
+        let summary = AccuracySummary(accuracies)
+        switch format {
+        case .json:
+            printOutput(try renderJSON(summary))
+        case .csv, .table:
+            let rows = summary.rows.map(\.cells)
+            printOutput((format == .csv ? renderCSV : renderTable)(AccuracyRow.columns, rows))
+        }
+        throw exitStatus(failures: report.failures.count)
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import TapKit
+
+struct LatencyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "latency",
+        abstract: "Tap-to-timestamp latency and jitter of every task in a Tap-It data folder.",
+        discussion: """
+            For each task NNN_TT the timestamps in NNN_TT.txt are matched with the tap sounds \
+            detected in the recording NNN_TT.wav (any format libsndfile reads); the latency of a \
+            tap is its timestamp minus its acoustic onset. Prints one row per task and an \
+            'overall' row over all matched taps. Times are in milliseconds.
+            """)
+
+    @Argument(help: "A Tap-It data folder (NNN_TT.txt and NNN_TT.wav files).")
+    var folder: String
+
+    @Option(help: "Output format: table, csv or json.")
+    var format = OutputFormat.table
+
+    @Flag(help: "Include every matched pair (touch, onset, latency).")
+    var pairs = false
+
+    @Option(help: "Tasks analysed in parallel (default: one per core).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    @OptionGroup var onsetOptions: OnsetOptions
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        let options = LatencyAnalysisOptions(onsetDetection: try onsetOptions.detectorConfiguration(),
+                                             channel: try onsetOptions.channelSelection())
+        let progress = ProgressLine("analysing tasks")
+        let report: FolderLatencyReport
+        do {
+            report = try analyzeLatency(folder: folder, options: options, jobs: jobs) { done, total in
+                progress.update(done: done, total: total)
+            }
+        } catch {
+            progress.finish()
+            printError("error: \(error)")
+            throw ExitCode(1)
+        }
+        progress.finish()
+        for failure in report.failures { printError("error: \(failure)") }
+
+        let document = LatencyDocument(report, includePairs: pairs)
+        switch format {
+        case .json:
+            printOutput(try renderJSON(document))
+        case .csv, .table:
+            let rows = (document.tasks + [document.overall]).map(\.cells)
+            let render = format == .csv ? renderCSV : renderTable
+            printOutput(render(LatencyRow.columns, rows))
+            if pairs {
+                let pairColumns = ["task", "touch", "onset", "latency_ms"]
+                let pairRows = document.tasks.flatMap { row in
+                    (row.pairs ?? []).map { [row.task, String(format: "%.6f", $0.touch), String(format: "%.6f", $0.onset),
+                                             String(format: "%.3f", $0.latencyMs)] }
+                }
+                printOutput("\n" + render(pairColumns, pairRows))
+            }
+        }
+        throw exitStatus(failures: report.failures.count)
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import TapKit
+
+struct OnsetsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onsets",
+        abstract: "Detect tap onsets in audio recordings.",
+        discussion: """
+            Prints one row per onset: 'time' is where the transient starts, in seconds from the \
+            first frame; 'strength' is its peak short-time power in dBFS after the high-pass; \
+            'snr_db' is that power over the local noise floor.
+            """)
+
+    @Argument(help: "Audio files (any format libsndfile reads).")
+    var files: [String]
+
+    @Option(help: "Output format: table, csv or json.")
+    var format = OutputFormat.table
+
+    @OptionGroup var onsetOptions: OnsetOptions
+
+    func run() throws {
+        let configuration = try onsetOptions.detectorConfiguration()
+        let channel = try onsetOptions.channelSelection()
+        var results: [(file: String, onsets: [Onset])] = []
+        var failures = 0
+        for file in files {
+            do {
+                results.append((file, try detectOnsets(inFile: file, channel: channel, configuration: configuration)))
+            } catch {
+                printError("error: \(error)")
+                failures += 1
+            }
+        }
+        let several = files.count > 1
+        let columns = ["time", "strength", "snr_db"] + (several ? ["file"] : [])
+        func cells(_ onset: Onset, _ file: String) -> [String] {
+            [String(format: "%.6f", onset.time), String(format: "%.2f", onset.strength), String(format: "%.2f", onset.snrDB)]
+                + (several ? [file] : [])
+        }
+        switch format {
+        case .json:
+            struct FileOnsets: Encodable {
+                var file: String
+                var onsets: [Row]
+                struct Row: Encodable {
+                    var time: Double
+                    var strength: Double
+                    var snr_db: Double
+                }
+            }
+            let document = results.map { result in
+                FileOnsets(file: result.file, onsets: result.onsets.map {
+                    .init(time: ($0.time * 1e6).rounded() / 1e6, strength: ($0.strength * 100).rounded() / 100,
+                          snr_db: ($0.snrDB * 100).rounded() / 100)
+                })
+            }
+            printOutput(try renderJSON(document))
+        case .csv, .table:
+            let rows = results.flatMap { result in result.onsets.map { cells($0, result.file) } }
+            printOutput((format == .csv ? renderCSV : renderTable)(columns, rows))
+        }
+        throw exitStatus(failures: failures)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TapKit
+import TapSim
+
+/// Accuracy of the whole pipeline (detection + matching) on a TapSim suite of 30 tasks with
+/// tap SNRs spread over 6–40 dB, against the simulator's ground truth.
+///
+/// The thresholds are those this version reaches with a margin, so that a regression fails.
+/// Docs/accuracy.md lists the measured figures next to the issue's targets.
+@Suite struct AccuracyTests {
+    static let accuracies: [TaskAccuracy] = {
+        var configuration = SimulationConfiguration.tapIt
+        configuration.taskDuration = 15
+        configuration.channels = 1
+        let ids = (1...5).flatMap { user in (1...6).map { (user, $0) } }
+        return ids.map { user, track in
+            let task = simulateTask(user: user, track: track, configuration: configuration, seed: 4_242)
+            let signal = Signal(samples: task.samples, sampleRate: task.sampleRate)
+            let onsets = detectOnsets(in: signal)
+            let match = matchTouches(task.truth.touches, toOnsets: onsets.map(\.time))
+            let analysis = TaskLatency(id: TaskID(user: user, track: track), touches: task.truth.touches,
+                                       onsets: onsets, match: match)
+            return evaluate(analysis, against: task.truth)
+        }
+    }()
+
+    @Test func suiteSpansTheSNRRange() {
+        #expect(Self.accuracies.count == 30)
+        #expect(Self.accuracies.map(\.audibleTaps).reduce(0, +) >= 600)
+    }
+
+    @Test func recallOfAudibleTaps() {
+        let overall = AccuracySummary(Self.accuracies).overall
+        #expect(overall.recall >= 0.975)  // issue target 0.99, not met yet
+    }
+
+    @Test func precisionAfterMatching() {
+        let overall = AccuracySummary(Self.accuracies).overall
+        #expect(overall.precision >= 0.95)  // issue target 0.99, not met yet
+    }
+
+    @Test func onsetTimingIsUnbiasedAndTight() throws {
+        let errors = Self.accuracies.flatMap(\.timingErrors)
+        let summary = try #require(Summary(errors))
+        #expect(abs(summary.median) <= 0.0003)
+        // The robust spread: most taps are timed to a few samples; the SD is inflated by taps that
+        // start on a click's tail (Docs/accuracy.md).
+        #expect(summary.scaledMAD <= 0.0002)
+        let withinHalfMs = errors.filter { abs($0) <= 0.0005 }.count
+        #expect(Double(withinHalfMs) / Double(errors.count) >= 0.95)
+    }
+
+    @Test func latencyMeanAndSDPerTask() {
+        let meanErrors = Self.accuracies.compactMap { a in
+            a.estimatedLatencyMean.flatMap { e in a.trueLatencyMean.map { abs(e - $0) } }
+        }
+        let sdErrors = Self.accuracies.compactMap { a in
+            a.estimatedLatencySD.flatMap { e in a.trueLatencySD.map { abs(e - $0) } }
+        }
+        #expect(meanErrors.count == 30 && sdErrors.count == 30)
+        // The median task meets the issue's 0.3 ms; the worst tasks do not yet (a tap that
+        // starts on a click's tail is timed at the click): 2.5 ms and 4 ms guard against regressions.
+        #expect(meanErrors.sorted()[15] <= 0.0003)
+        #expect(sdErrors.sorted()[15] <= 0.0003)
+        #expect(meanErrors.max()! <= 0.0025)
+        #expect(sdErrors.max()! <= 0.004)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TapKit
+import TapSim
+
+/// `tapkit latency` on the committed fixture folder: the regression the lab relies on.
+@Suite struct FixtureEndToEndTests {
+    let fixtures = packageRoot + "/Fixtures/data"
+
+    @Test func latencyJSONMatchesTheExpectedResults() throws {
+        let result = try runTapKit(["latency", fixtures, "--format", "json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let actual = try JSONDecoder().decode(LatencyJSON.self, from: Data(result.stdout.utf8))
+        let expectedData = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Fixtures/expected/latency.json"))
+        let expected = try JSONDecoder().decode(LatencyJSON.self, from: expectedData)
+        #expect(actual.errors.isEmpty)
+        #expect(actual.tasks.map(\.task) == expected.tasks.map(\.task))
+        // Counts exactly; statistics within 0.002 ms (printing rounds to 0.001 ms).
+        for (a, e) in zip(actual.tasks + [actual.overall], expected.tasks + [expected.overall]) {
+            let actualCounts: [Int] = [a.n_touches, a.n_onsets, a.n_matched, a.n_unmatched_touches, a.n_unmatched_onsets]
+            let expectedCounts: [Int] = [e.n_touches, e.n_onsets, e.n_matched, e.n_unmatched_touches, e.n_unmatched_onsets]
+            #expect(actualCounts == expectedCounts, "\(a.task)")
+            for (x, y) in [(a.mean_ms, e.mean_ms), (a.sd_ms, e.sd_ms), (a.median_ms, e.median_ms), (a.iqr_ms, e.iqr_ms)] {
+                #expect(abs((x ?? .nan) - (y ?? .nan)) <= 0.002, "\(a.task): \(String(describing: x)) vs \(String(describing: y))")
+            }
+        }
+    }
+
+    @Test func latencyAgreesWithTheSimulatedTruth() throws {
+        let result = try runTapKit(["latency", fixtures, "--format", "json"])
+        let actual = try JSONDecoder().decode(LatencyJSON.self, from: Data(result.stdout.utf8))
+        let truth = try SimulationTruthDocument.read(folder: fixtures)
+        for row in actual.tasks {
+            let task = try #require(truth.tasks[row.task])
+            let trueMean = try #require(task.trueLatencyMean) * 1000
+            let trueSD = try #require(task.trueLatencySD) * 1000
+            // Stated tolerance of this slice: 0.6 ms (the target of 0.3 ms is not met yet
+            // on every task; see Docs/accuracy.md).
+            #expect(abs(try #require(row.mean_ms) - trueMean) <= 0.6, "\(row.task) mean")
+            #expect(abs(try #require(row.sd_ms) - trueSD) <= 0.6, "\(row.task) SD")
+        }
+    }
+
+    @Test func csvAndTableCarryTheSameRows() throws {
+        let csv = try runTapKit(["latency", fixtures, "--format", "csv", "--jobs", "1"])
+        #expect(csv.status == 0)
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first == Substring(LatencyRow.columns.joined(separator: ",")))
+        #expect(lines.count == 1 + 4 + 1)
+        #expect(lines.last?.hasPrefix("overall,43,") == true)
+        let table = try runTapKit(["latency", fixtures])
+        #expect(table.stdout.split(separator: "\n").count == 6)
+        #expect(table.stdout.contains("001_01"))
+    }
+
+    @Test func pairsAreListedWhenAskedFor() throws {
+        let result = try runTapKit(["latency", fixtures, "--format", "csv", "--pairs"])
+        let sections = result.stdout.components(separatedBy: "\n\n")
+        #expect(sections.count == 2)
+        let pairLines = sections[1].split(separator: "\n")
+        #expect(pairLines.first == "task,touch,onset,latency_ms")
+        #expect(pairLines.count == 1 + 43)
+    }
+
+    @Test func onsetsCSVStartsWithTime() throws {
+        let result = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "csv"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first == "time,strength,snr_db")
+        let times = lines.dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
+        #expect(times.count == lines.count - 1 && times.count >= 11)
+        #expect(times == times.sorted())
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        #expect(try runTapKit(["latency"]).status == 2)
+        #expect(try runTapKit(["latency", fixtures, "--format", "xml"]).status == 2)
+        #expect(try runTapKit(["latency", fixtures, "--jobs", "0"]).status == 2)
+    }
+}
