@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "TapStatistics"),
         .target(name: "TapMatching"),
         .target(name: "TapOnsets", dependencies: ["TapAudio"]),
-        .target(name: "TapData", dependencies: ["TapAudio"]),
+        .target(name: "TapData"),
         .target(name: "TapSim", dependencies: ["TapAudio", "TapData", "TapKit"]),
         .target(name: "TapKit", dependencies: [
             "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",

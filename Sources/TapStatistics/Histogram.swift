@@ -19,7 +19,8 @@ public struct Histogram: Sendable, Codable, Equatable {
     /// - Parameters:
     ///   - values: Finite values in any order (NaN or infinity is a precondition failure).
     ///     The bins reach just far enough to hold the largest value; memory is one `Int` per
-    ///     bin, so choose `binWidth` with the range of the data in mind.
+    ///     bin, so choose `binWidth` with the range of the data in mind (more than 10⁸ bins
+    ///     is a precondition failure).
     ///   - binWidth: Positive, finite bin width.
     ///   - origin: Left edge of bin 0. By default ⌊min/binWidth⌋·binWidth, which aligns the
     ///     edges to multiples of the width (e.g. 0, 1 ms, 2 ms, …); 0 for empty input.
@@ -38,6 +39,7 @@ public struct Histogram: Sendable, Codable, Equatable {
         if origin == nil && start > minimum { start -= binWidth }
         self.origin = start
 
+        precondition((maximum - start) / binWidth < 1e8, "more than 10⁸ histogram bins; use a wider bin")
         func edge(_ k: Int) -> Double { start + Double(k) * binWidth }
         // Floor of the scaled offset, nudged by one where rounding disagrees with the edges.
         func bin(of value: Double) -> Int {

@@ -10,13 +10,16 @@ import Darwin
 ///
 /// - One and two degrees of freedom use the closed forms t = cot(πu) and
 ///   t = (1 − 2u)/√(2u(1 − u)) for the smaller tail u.
-/// - Up to 10⁶ degrees of freedom, G. W. Hill's approximation (Algorithm 396, *Comm. ACM*
+/// - Up to 2·10⁴ degrees of freedom, G. W. Hill's approximation (Algorithm 396, *Comm. ACM*
 ///   13(10), 1970) gives a start that Newton's method polishes on log t against the log of the
 ///   exact tail (or central) probability, computed from the regularized incomplete beta
-///   function P(|T| > t) = I_{ν/(ν+t²)}(ν/2, ½). Relative accuracy is about 10⁻¹³.
-/// - Beyond 10⁶ degrees of freedom the Cornish–Fisher expansion about the normal quantile
-///   (Abramowitz & Stegun 26.7.5, terms to ν⁻⁴) is exact to double precision; infinite ν
-///   gives the normal quantile.
+///   function P(|T| > t) = I_{ν/(ν+t²)}(ν/2, ½).
+/// - Above that, where the beta continued fraction grows slow and loses digits to
+///   cancellation, the Cornish–Fisher expansion about the normal quantile (Abramowitz &
+///   Stegun 26.7.5, terms to ν⁻⁴) takes over; infinite ν gives the normal quantile.
+///
+/// Measured against 40-digit references, the relative error is below 10⁻¹³ for all ν ≥ 1
+/// and p ≥ 10⁻¹⁰⁰ (about 10⁻¹¹ at p = 10⁻³⁰⁰ with ν near 2·10⁴).
 ///
 /// - Parameters:
 ///   - probability: Lower-tail probability in `0...1`; 0 and 1 give ∓∞.
@@ -42,7 +45,7 @@ public func studentTQuantile(probability: Double, degreesOfFreedom: Double) -> D
     if df == 2 {
         return sign * central / (2 * tail * (1 - tail)).squareRoot()
     }
-    if df > 1e6 {
+    if df > 2e4 {
         return sign * cornishFisherT(normalQuantile: -standardNormalQuantile(tail), df: df)
     }
     let start = hillStudentTQuantile(twoSidedProbability: 2 * tail, df: df)
