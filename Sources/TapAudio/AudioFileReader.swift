@@ -82,6 +82,15 @@ public final class AudioFileReader {
         return got
     }
 
+    /// Moves to `frame` (0-based); the next ``read(into:)`` starts there.
+    public func seek(toFrame frame: Int) throws(AudioError) {
+        let target = min(max(frame, 0), info.frameCount)
+        if sf_seek(handle, sf_count_t(target), SEEK_SET) < 0 {
+            throw .readFailed(path: path, reason: "cannot seek to frame \(target): " + String(cString: sf_strerror(handle)))
+        }
+        framesRead = target
+    }
+
     /// Calls `body` with consecutive blocks of at most `blockSize` mono frames until the end
     /// of the file. The buffer is reused: copy what must outlive the call.
     public func forEachBlock(blockSize: Int = 65_536,

@@ -48,28 +48,36 @@ public func analyzeLatency(folder path: String, options: LatencyAnalysisOptions 
 }
 
 /// Runs `body` for 0..<count on `jobs` threads and returns the results in index order, so
-/// the output does not depend on scheduling.
+/// the output does not depend on scheduling. Plain threads rather than Dispatch: on Linux
+/// `concurrentPerform` was seen running the workers one after another.
 func runInParallel<Value: Sendable>(count: Int, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?,
                                     _ body: @escaping @Sendable (Int) -> Value) -> [Value] {
     let results = Mutex<[Value?]>(Array(repeating: nil, count: count))
     let next = Mutex(0)
     let done = Mutex(0)
     let workers = max(1, min(jobs, count))
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-        while true {
-            let index = next.withLock { value -> Int in
-                defer { value += 1 }
-                return value
+    let finished = DispatchSemaphore(value: 0)
+    for _ in 0..<workers {
+        let thread = Thread {
+            while true {
+                let index = next.withLock { value -> Int in
+                    defer { value += 1 }
+                    return value
+                }
+                guard index < count else { break }
+                let value = body(index)
+                results.withLock { $0[index] = value }
+                let completed = done.withLock { value -> Int in
+                    value += 1
+                    return value
+                }
+                progress?(completed, count)
             }
-            guard index < count else { return }
-            let value = body(index)
-            results.withLock { $0[index] = value }
-            let finished = done.withLock { value -> Int in
-                value += 1
-                return value
-            }
-            progress?(finished, count)
+            finished.signal()
         }
+        thread.stackSize = 8 << 20
+        thread.start()
     }
+    for _ in 0..<workers { finished.wait() }
     return results.withLock { $0.map { $0! } }
 }

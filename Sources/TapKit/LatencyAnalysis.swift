@@ -7,13 +7,18 @@ public struct LatencyAnalysisOptions: Sendable {
     public var matching: MatchingConfiguration
     /// The recording's channel to analyse (Tap-It: the microphone is on both).
     public var channel: ChannelSelection
+    /// What to do about metronome clicks leaking from the headphones into the microphone
+    /// (default: subtract them and detect again; see ``detectTapOnsets(inFile:channel:configuration:bleed:)``).
+    public var bleed: BleedHandling
 
     /// Creates options; the defaults suit Tap-It data.
     public init(onsetDetection: OnsetDetectorConfiguration = .standard,
-                matching: MatchingConfiguration = .default, channel: ChannelSelection = .mix) {
+                matching: MatchingConfiguration = .default, channel: ChannelSelection = .mix,
+                bleed: BleedHandling = .cancel) {
         self.onsetDetection = onsetDetection
         self.matching = matching
         self.channel = channel
+        self.bleed = bleed
     }
 }
 
@@ -24,18 +29,21 @@ public struct TaskLatency: Sendable {
     public var id: TaskID
     /// The logged tap timestamps, in seconds since playback start.
     public var touches: [Seconds]
-    /// The acoustic onsets found in the recording.
+    /// The acoustic onsets that may be taps (what matching saw).
     public var onsets: [Onset]
+    /// Onsets set aside as stimulus bleed (on an isochronous grid), not matched.
+    public var stimulusOnsets: [Onset]
     /// The pairing of touches with onsets.
     public var match: MatchResult
     /// Statistics of the matched latencies (touch − onset), in seconds; nil without pairs.
     public var latency: Summary?
 
     /// Creates the analysis of a task from its parts; ``latency`` is derived from the pairs.
-    public init(id: TaskID, touches: [Seconds], onsets: [Onset], match: MatchResult) {
+    public init(id: TaskID, touches: [Seconds], onsets: [Onset], stimulusOnsets: [Onset] = [], match: MatchResult) {
         self.id = id
         self.touches = touches
         self.onsets = onsets
+        self.stimulusOnsets = stimulusOnsets
         self.match = match
         latency = Summary(match.pairs.map(\.latency))
     }
@@ -48,10 +56,19 @@ public func analyzeLatency(id: TaskID, timestampsPath: String, audioPath: String
                            options: LatencyAnalysisOptions = LatencyAnalysisOptions()) throws(AnalysisError) -> TaskLatency {
     let touches: [Seconds]
     do { touches = try TimestampFile.read(timestampsPath) } catch { throw .data(error) }
-    let onsets: [Onset]
+    let detection: TapOnsetDetection
     do {
-        onsets = try detectOnsets(inFile: audioPath, channel: options.channel, configuration: options.onsetDetection)
+        detection = try detectTapOnsets(inFile: audioPath, channel: options.channel,
+                                        configuration: options.onsetDetection, bleed: options.bleed)
     } catch { throw .audio(error) }
-    let match = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: options.matching)
-    return TaskLatency(id: id, touches: touches, onsets: onsets, match: match)
+    return analyzeLatency(id: id, touches: touches, detection: detection, options: options)
+}
+
+/// Analyses one task from its touches and detected onsets: matches the touches with the
+/// onsets that may be taps.
+public func analyzeLatency(id: TaskID, touches: [Seconds], detection: TapOnsetDetection,
+                           options: LatencyAnalysisOptions = LatencyAnalysisOptions()) -> TaskLatency {
+    let match = matchTouches(touches, toOnsets: detection.onsets.map(\.time), configuration: options.matching)
+    return TaskLatency(id: id, touches: touches, onsets: detection.onsets, stimulusOnsets: detection.stimulusOnsets,
+                       match: match)
 }

@@ -7,6 +7,8 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
     public var task: String
     public var nTouches: Int
     public var nOnsets: Int
+    /// Onsets set aside as stimulus bleed (isochronous clicks), not part of `n_onsets`.
+    public var nStimulusOnsets: Int
     public var nMatched: Int
     public var nUnmatchedTouches: Int
     public var nUnmatchedOnsets: Int
@@ -22,7 +24,7 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
     public var pairs: [PairRow]?
 
     enum CodingKeys: String, CodingKey {
-        case task, nTouches = "n_touches", nOnsets = "n_onsets", nMatched = "n_matched"
+        case task, nTouches = "n_touches", nOnsets = "n_onsets", nStimulusOnsets = "n_stimulus_onsets", nMatched = "n_matched"
         case nUnmatchedTouches = "n_unmatched_touches", nUnmatchedOnsets = "n_unmatched_onsets"
         case meanMs = "mean_ms", sdMs = "sd_ms", medianMs = "median_ms", iqrMs = "iqr_ms"
         case ci95Ms = "ci95_ms", driftPpm = "drift_ppm", pairs
@@ -34,6 +36,7 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
         try container.encode(task, forKey: .task)
         try container.encode(nTouches, forKey: .nTouches)
         try container.encode(nOnsets, forKey: .nOnsets)
+        try container.encode(nStimulusOnsets, forKey: .nStimulusOnsets)
         try container.encode(nMatched, forKey: .nMatched)
         try container.encode(nUnmatchedTouches, forKey: .nUnmatchedTouches)
         try container.encode(nUnmatchedOnsets, forKey: .nUnmatchedOnsets)
@@ -47,13 +50,13 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
     }
 
     /// The statistics columns, in output order, for tables and CSV.
-    public static let columns = ["task", "n_touches", "n_onsets", "n_matched", "n_unmatched_touches",
+    public static let columns = ["task", "n_touches", "n_onsets", "n_stimulus_onsets", "n_matched", "n_unmatched_touches",
                                  "n_unmatched_onsets", "mean_ms", "sd_ms", "median_ms", "iqr_ms",
                                  "ci95_low_ms", "ci95_high_ms", "drift_ppm"]
 
     /// The row's cells in ``columns`` order; absent values are empty.
     public var cells: [String] {
-        [task, String(nTouches), String(nOnsets), String(nMatched), String(nUnmatchedTouches),
+        [task, String(nTouches), String(nOnsets), String(nStimulusOnsets), String(nMatched), String(nUnmatchedTouches),
          String(nUnmatchedOnsets)] + [meanMs, sdMs, medianMs, iqrMs, ci95Ms?[0], ci95Ms?[1]].map(formatMs)
             + [driftPpm.map { String(format: "%.1f", $0) } ?? ""]
     }
@@ -93,6 +96,7 @@ extension LatencyRow {
     /// The row of one analysed task.
     public init(_ task: TaskLatency, includePairs: Bool = false) {
         self.init(label: task.id.description, touches: task.touches.count, onsets: task.onsets.count,
+                  stimulusOnsets: task.stimulusOnsets.count,
                   matched: task.match.pairs.count, unmatchedTouches: task.match.unmatchedTouchIndices.count,
                   unmatchedOnsets: task.match.unmatchedOnsetIndices.count, latency: task.latency,
                   driftPpm: task.match.drift?.ppm)
@@ -107,17 +111,19 @@ extension LatencyRow {
     public init(overall report: FolderLatencyReport) {
         let tasks = report.tasks
         self.init(label: "overall", touches: tasks.map(\.touches.count).reduce(0, +),
-                  onsets: tasks.map(\.onsets.count).reduce(0, +), matched: tasks.map(\.match.pairs.count).reduce(0, +),
+                  onsets: tasks.map(\.onsets.count).reduce(0, +),
+                  stimulusOnsets: tasks.map(\.stimulusOnsets.count).reduce(0, +), matched: tasks.map(\.match.pairs.count).reduce(0, +),
                   unmatchedTouches: tasks.map(\.match.unmatchedTouchIndices.count).reduce(0, +),
                   unmatchedOnsets: tasks.map(\.match.unmatchedOnsetIndices.count).reduce(0, +),
                   latency: report.overall, driftPpm: nil)
     }
 
-    init(label: String, touches: Int, onsets: Int, matched: Int, unmatchedTouches: Int, unmatchedOnsets: Int,
+    init(label: String, touches: Int, onsets: Int, stimulusOnsets: Int, matched: Int, unmatchedTouches: Int, unmatchedOnsets: Int,
          latency: Summary?, driftPpm: Double?) {
         task = label
         nTouches = touches
         nOnsets = onsets
+        nStimulusOnsets = stimulusOnsets
         nMatched = matched
         nUnmatchedTouches = unmatchedTouches
         nUnmatchedOnsets = unmatchedOnsets

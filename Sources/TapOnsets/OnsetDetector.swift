@@ -27,6 +27,7 @@ public struct OnsetDetector: Sendable {
     private let lookaheadHops: Int
     private let confirmHops: Int
     private let searchSamples: Int
+    private let refractorySamples: Int
 
     // Stage 1–2: filtering and short-time power.
     private var filter: HighPassFilter
@@ -52,6 +53,8 @@ public struct OnsetDetector: Sendable {
     private var state = EventState.idle
     /// No start may be placed before this sample (the previous onset's peak).
     private var earliestStart = 0
+    /// Frame of the last onset reported (for the refractory period).
+    private var lastOnsetFrame = Int.min / 2
 
     /// Creates a detector for audio at `sampleRate`.
     public init(sampleRate: Double, configuration: OnsetDetectorConfiguration = .standard) {
@@ -62,6 +65,7 @@ public struct OnsetDetector: Sendable {
         lookaheadHops = max(1, Int((configuration.noiseWindowDuration / 2 * sampleRate / Double(hop)).rounded()))
         confirmHops = max(1, Int((configuration.peakConfirmDuration * sampleRate / Double(hop)).rounded()))
         searchSamples = Int((configuration.startSearchDuration * sampleRate).rounded())
+        refractorySamples = Int((configuration.refractoryPeriod * sampleRate).rounded())
         filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: sampleRate)
         // History must reach back past the lookahead, a long event and the start search.
         let historyNeeded = (lookaheadHops + 4 * confirmHops + windowHops) * hop + searchSamples + 4 * Int(sampleRate * 0.05)
@@ -137,13 +141,16 @@ public struct OnsetDetector: Sendable {
         let snr = level - floorDB
         switch state {
         case .idle:
-            if snr >= configuration.thresholdDB {
+            // A quiet tap can dip under the release level and come back within milliseconds:
+            // still the same tap, so no new event inside the refractory period.
+            if snr >= configuration.thresholdDB && isPastRefractory(hop: k, eventStart: nil) {
                 // The window of hop k reaches back `windowHops` hops; search before that.
                 let windowStart = (k + 1 - windowHops) * hop
                 state = .rising(searchStart: windowStart - searchSamples, peakHop: k, peakDB: level, peakSNR: snr)
             }
         case .rising(let searchStart, let peakHop, let peakDB, let peakSNR):
-            if k - peakHop >= windowHops && level > peakDB && isFastRise(at: k) && snr >= configuration.thresholdDB {
+            if k - peakHop >= windowHops && level > peakDB && isFastRise(at: k) && isPastRefractory(hop: k, eventStart: searchStart)
+                && snr >= configuration.thresholdDB {
                 // A second transient on an event that had already peaked (a tap right after
                 // a click): the first keeps its own onset, the second starts a new event.
                 emit(searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
@@ -160,12 +167,22 @@ public struct OnsetDetector: Sendable {
             } else if level < minimumDB {
                 state = .decaying(minimumHop: k, minimumDB: level, peakDB: previousPeakDB)
             } else if level - minimumDB >= configuration.retriggerRiseDB && isFastRise(at: k)
+                        && isPastRefractory(hop: k, eventStart: nil)
                         && level > previousPeakDB - configuration.retriggerRiseDB && snr >= configuration.thresholdDB {
                 // A new sound on the tail of the previous one: search from the trough's window.
                 let troughWindowStart = (minimumHop + 1 - windowHops) * hop
                 state = .rising(searchStart: troughWindowStart, peakHop: k, peakDB: level, peakSNR: snr)
             }
         }
+    }
+
+    /// Whether a new onset at hop `k` is far enough from the last onset (and from the start of
+    /// the current event): a tap's contact click and the build-up of its resonances must not
+    /// count as two taps.
+    private func isPastRefractory(hop k: Int, eventStart: Int?) -> Bool {
+        let windowStart = (k + 1 - windowHops) * hop
+        let reference = max(lastOnsetFrame, (eventStart ?? Int.min) &+ searchSamples)
+        return windowStart - reference >= refractorySamples
     }
 
     /// Whether the power at hop `k` rose by `retriggerRiseDB` within one window length: a new
@@ -184,10 +201,14 @@ public struct OnsetDetector: Sendable {
         guard end > start else { return }
         var stretch = [Float](repeating: 0, count: end - start)
         for index in start..<end { stretch[index - start] = history[index & historyMask] }
-        let offset = stretch.withUnsafeBufferPointer { StartPicker.pick($0) }
-        let frame = start + offset
         earliestStart = end
         let peakTime = (Double(end) - Double(windowHops * hop) / 2) / sampleRate
+        let offset = stretch.withUnsafeBufferPointer { StartPicker.pick($0) }
+        let frame = start + offset
+        // A start picked inside the previous onset's refractory period is that tap again
+        // (a quiet tap's power can dip under the release level and come back).
+        guard frame - lastOnsetFrame >= refractorySamples else { return }
+        lastOnsetFrame = frame
         onsets.append(Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
                             strength: peakDB, snrDB: peakSNR))
     }

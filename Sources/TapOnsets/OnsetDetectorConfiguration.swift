@@ -26,6 +26,10 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     /// Within a decaying event, a new onset needs the power to rise this far above the
     /// minimum since the previous peak, in dB (two taps, or a tap on a click's tail).
     public var retriggerRiseDB: Double = 6
+    /// No second onset within this time of the previous one, in seconds: a finger tap's
+    /// contact click and the build-up of its resonances can rise twice within a few
+    /// milliseconds. (Clicks that precede taps are subtracted before this matters.)
+    public var refractoryPeriod: Seconds = 0.010
     /// A peak counts when no higher power follows within this time, in seconds.
     public var peakConfirmDuration: Seconds = 0.010
     /// How much signal before the threshold crossing the start picker may search, in seconds.
@@ -58,6 +62,18 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
         configuration.releaseDB = 5
         configuration.retriggerRiseDB = 9
         return configuration
+    }
+
+    /// The configuration that looks for metronome clicks: 3 dB more sensitive (at least
+    /// 3 dB) and quicker to retrigger, so that quiet bleed, which only now and then crosses the tap threshold, still
+    /// shows its grid. Spurious onsets do no harm there: only a strict grid is used.
+    public var clickProbe: OnsetDetectorConfiguration {
+        var probe = self
+        probe.thresholdDB = max(3, thresholdDB - 3)
+        probe.releaseDB = min(probe.releaseDB, probe.thresholdDB - 1)
+        // Clicks often sound on the tail of the tap just before them.
+        probe.retriggerRiseDB = min(probe.retriggerRiseDB, 3)
+        return probe
     }
 
     /// Looks up a preset by name: `standard`, `sensitive` or `conservative`.

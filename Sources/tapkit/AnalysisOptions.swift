@@ -1,6 +1,8 @@
 import ArgumentParser
 import TapKit
 
+extension BleedHandling: ExpressibleByArgument {}
+
 /// Options shared by the commands that detect onsets.
 struct OnsetOptions: ParsableArguments {
     @Option(help: "Onset detection preset: \(OnsetDetectorConfiguration.presetNames.joined(separator: ", ")).")
@@ -11,6 +13,9 @@ struct OnsetOptions: ParsableArguments {
 
     @Option(help: "Channel to analyse, 1-based, or 'mix' to average all channels.")
     var channel = "mix"
+
+    @Option(help: "Metronome bleed: cancel (subtract the clicks and detect again), reject (set click onsets aside) or keep.")
+    var bleed = BleedHandling.cancel
 
     func detectorConfiguration() throws -> OnsetDetectorConfiguration {
         guard var configuration = OnsetDetectorConfiguration.preset(named: preset) else {

@@ -25,9 +25,13 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var onsetOptions: OnsetOptions
 
     func run() throws {
-        let truth = try SimulationTruthDocument.read(folder: folder)
+        let truth: SimulationTruthDocument
+        do { truth = try SimulationTruthDocument.read(folder: folder) } catch {
+            printError("error: \(folder)/\(SimulationTruthDocument.fileName): cannot read the simulation truth (\(error.localizedDescription)); evaluate needs a folder written by `tapkit simulate`")
+            throw ExitCode(1)
+        }
         let options = LatencyAnalysisOptions(onsetDetection: try onsetOptions.detectorConfiguration(),
-                                             channel: try onsetOptions.channelSelection())
+                                             channel: try onsetOptions.channelSelection(), bleed: onsetOptions.bleed)
         let report = try analyzeLatency(folder: folder, options: options, jobs: jobs)
         for failure in report.failures { printError("error: \(failure)") }
         let accuracies = report.tasks.compactMap { task in

@@ -33,7 +33,7 @@ struct LatencyCommand: ParsableCommand {
 
     func run() throws {
         let options = LatencyAnalysisOptions(onsetDetection: try onsetOptions.detectorConfiguration(),
-                                             channel: try onsetOptions.channelSelection())
+                                             channel: try onsetOptions.channelSelection(), bleed: onsetOptions.bleed)
         let progress = ProgressLine("analysing tasks")
         let report: FolderLatencyReport
         do {

@@ -27,7 +27,9 @@ struct OnsetsCommand: ParsableCommand {
         var failures = 0
         for file in files {
             do {
-                results.append((file, try detectOnsets(inFile: file, channel: channel, configuration: configuration)))
+                let detection = try detectTapOnsets(inFile: file, channel: channel, configuration: configuration,
+                                                    bleed: onsetOptions.bleed)
+                results.append((file, detection.onsets))
             } catch {
                 printError("error: \(error)")
                 failures += 1

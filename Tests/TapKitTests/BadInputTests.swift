@@ -76,6 +76,9 @@ import TapKit
         let command = try runTapKit(["onsets", folder.file("001_01.wav"), folder.file("missing.wav"), "--format", "csv"])
         #expect(command.status == 1)
         #expect(command.stderr.contains(folder.file("missing.wav")))
-        #expect(command.stdout.split(separator: "\n").count == 1 + 20)
+        let alone = try runTapKit(["onsets", folder.file("001_01.wav"), "--format", "csv"])
+        let rows = alone.stdout.split(separator: "\n").count - 1
+        #expect(rows > 5)
+        #expect(command.stdout.split(separator: "\n").count == 1 + rows)
     }
 }

@@ -1,0 +1,246 @@
+import TapAudio
+
+/// The waveform of one metronome click as it leaks into the microphone, and where the clicks
+/// fall: everything needed to subtract the bleed from a recording.
+///
+/// A click played by a digital metronome through headphones reaches the microphone as the
+/// same waveform every time (a fixed acoustic path), at exact frames. Its average over many
+/// clicks — a per-sample median, so taps that happen to overlap some clicks do not leak into
+/// it — is subtracted at every click that is there: one whose first milliseconds fit the
+/// template, or one masked by a tap between clicks that were heard; in a silence (a muted bar,
+/// the continuation phase) nothing is subtracted. This is average-artefact subtraction (Allen, Josephs & Turner 2000,
+/// "A method for removing imaging artifact from continuous EEG recorded during functional
+/// MRI", NeuroImage 12) applied to stimulus bleed.
+public struct BleedTemplate: Sendable, Equatable {
+    /// The click waveform, starting `leadFrames` before the grid instant.
+    public var samples: [Float]
+    /// Frames of the template before the grid instant.
+    public var leadFrames: Int
+    /// Grid instant of click `k`: `phase + k × period`, in frames (fractional).
+    public var phaseFrames: Double
+    /// Distance between clicks, frames.
+    public var periodFrames: Double
+    /// Indices `k` of the clicks that were heard (detected on the grid).
+    public var heardClicks: [Int]
+    /// A click that was not heard counts as playing when heard clicks lie on both sides of
+    /// it at most this many periods apart: the metronome plays on through clicks masked by
+    /// taps, but a longer silence is a muted stretch or the end of the clicks (a continuation
+    /// phase), where only a click that is actually there (``BleedCanceller``'s fit) is taken.
+    public var playingReach = 4
+
+    /// The first frame of click `k`'s template.
+    public func startFrame(ofClick k: Int) -> Int {
+        Int((phaseFrames + Double(k) * periodFrames).rounded()) - leadFrames
+    }
+
+    /// The first click index whose template ends after `frame`.
+    func firstClick(endingAfter frame: Int) -> Int {
+        Int(((Double(frame + leadFrames - samples.count) - phaseFrames) / periodFrames).rounded(.down))
+    }
+
+    /// Whether click `k` lies in a run of clicks that were heard.
+    public func isBetweenHeardClicks(_ k: Int) -> Bool {
+        // The first heard click at or after k, and the last before it.
+        var low = 0, high = heardClicks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if heardClicks[middle] < k { low = middle + 1 } else { high = middle }
+        }
+        if low < heardClicks.count && heardClicks[low] == k { return true }
+        guard low > 0, low < heardClicks.count else { return false }
+        return heardClicks[low] - heardClicks[low - 1] <= playingReach
+    }
+}
+
+extension BleedTemplate {
+    /// Estimates the click waveform from up to `maximumClicks` of the grid's clicks.
+    /// - Parameter segment: reads `length` mono frames from a start frame; nil past the end.
+    /// Returns nil when too few clicks can be read or the period leaves no room for a template.
+    static func estimate(grid: StimulusLockedOnsets.Grid, clickTimes: [Seconds], sampleRate rate: Double,
+                         maximumClicks: Int = 64, segment: (_ start: Int, _ length: Int) -> [Float]?) -> BleedTemplate? {
+        let leadFrames = Int((0.005 * rate).rounded())
+        let length = min(Int(0.2 * rate), Int(grid.period * rate) - 2 * leadFrames)
+        guard length > leadFrames * 2 else { return nil }
+        // Evenly spread clicks, each read around its grid instant with a margin, then aligned
+        // to the frame on a first median (the grid is fitted to jittered onsets, so a click may
+        // sit a frame or two off it).
+        let margin = maximumShift
+        let step = max(1, clickTimes.count / maximumClicks)
+        var segments: [[Float]] = []
+        for time in stride(from: 0, to: clickTimes.count, by: step).map({ clickTimes[$0] }) {
+            let k = ((time - grid.phase) / grid.period).rounded()
+            let start = Int(((grid.phase + k * grid.period) * rate).rounded()) - leadFrames - margin
+            guard start >= 0, let samples = segment(start, length + 2 * margin), samples.count == length + 2 * margin else { continue }
+            segments.append(samples)
+        }
+        guard segments.count >= 8 else { return nil }
+        var template = median(segments.map { Array($0[margin..<(margin + length)]) }, length: length)
+        let aligned = segments.map { samples -> [Float] in
+            let shift = bestShift(of: template, in: samples, around: margin, maximumShift: margin)
+            return Array(samples[(margin + shift)..<(margin + shift + length)])
+        }
+        template = median(aligned, length: length)
+        guard let audible = audibleLength(of: template, sampleRate: rate) else { return nil }
+        template.removeLast(template.count - audible)
+        // A lone grid member far from the others is more likely a tap that fell on the grid
+        // than a click: it does not make the metronome play.
+        let members = Set(clickTimes.map { Int(((($0 - grid.phase) / grid.period)).rounded()) }).sorted()
+        let heard = members.indices.filter { index in
+            (index > 0 && members[index] - members[index - 1] <= 4)
+                || (index + 1 < members.count && members[index + 1] - members[index] <= 4)
+        }.map { members[$0] }
+        return BleedTemplate(samples: template, leadFrames: leadFrames, phaseFrames: grid.phase * rate,
+                             periodFrames: grid.period * rate, heardClicks: heard)
+    }
+}
+
+/// How much of a median click template stands above what is left of the noise in it: up to
+/// the last 2 ms window whose high-passed power is 6 dB over the residual level (the median power of
+/// the template's last third, where the click has died away), plus one window. Nil when no
+/// window stands out: the "click" is noise, and subtracting it would only add noise.
+func audibleLength(of template: [Float], sampleRate: Double) -> Int? {
+    // Judged in the band the detector listens to: hum and rumble left in the median would
+    // otherwise pass for a click that never ends.
+    var filter = HighPassFilter(cutoff: 400, sampleRate: sampleRate)
+    let template = template.map { filter.process($0) }
+    let window = max(1, Int(0.002 * sampleRate))
+    let windows = template.count / window
+    guard windows >= 6 else { return nil }
+    let powers = (0..<windows).map { w -> Double in
+        var sum = 0.0
+        for index in (w * window)..<((w + 1) * window) { sum += Double(template[index]) * Double(template[index]) }
+        return sum / Double(window)
+    }
+    let tail = powers[(2 * windows / 3)...].sorted()
+    let residual = tail[tail.count / 2]
+    guard let last = powers.lastIndex(where: { $0 > 4 * residual }), powers.max()! > 16 * residual else { return nil }
+    return min(template.count, (last + 2) * window)
+}
+
+/// Frames a click may sit off the fitted grid.
+let maximumShift = 3
+
+/// The per-sample median of equally long segments.
+func median(_ segments: [[Float]], length: Int) -> [Float] {
+    var result = [Float](repeating: 0, count: length)
+    var column = [Float](repeating: 0, count: segments.count)
+    for index in 0..<length {
+        for (s, samples) in segments.enumerated() { column[s] = samples[index] }
+        column.sort()
+        let middle = column.count / 2
+        result[index] = column.count % 2 == 1 ? column[middle] : (column[middle - 1] + column[middle]) / 2
+    }
+    return result
+}
+
+/// The shift in −maximumShift…maximumShift at which `template` best matches `samples` placed
+/// at `origin` (largest dot product).
+func bestShift(of template: [Float], in samples: [Float], around origin: Int, maximumShift: Int) -> Int {
+    var best = 0
+    var bestDot = -Double.infinity
+    for shift in -maximumShift...maximumShift {
+        let start = origin + shift
+        guard start >= 0, start + template.count <= samples.count else { continue }
+        var dot = 0.0
+        for index in template.indices { dot += Double(template[index]) * Double(samples[start + index]) }
+        if dot > bestDot {
+            bestDot = dot
+            best = shift
+        }
+    }
+    return best
+}
+
+/// Subtracts a ``BleedTemplate`` from a stream of samples, block by block.
+///
+/// Holds back one template length of samples, so that each click is fitted (its gain) on the
+/// whole of its segment before anything of it is released: memory stays constant.
+struct BleedCanceller {
+    let template: BleedTemplate
+    /// A click whose fitted gain is in this range is there (and aligned); outside it, the
+    /// click is absent or disturbed by another sound.
+    let acceptedGains: ClosedRange<Double> = 0.5...1.5
+    /// A click is there when its first part correlates at least this well with the template.
+    let minimumCorrelation = 0.7
+    /// Frames after the grid instant on which presence and alignment are judged.
+    let fitFrames: Int
+    private var pending: [Float] = []
+    private var pendingStart = 0       // frame of pending[0]
+    private var nextClick: Int
+    /// Clicks subtracted so far.
+    private(set) var cancelledClicks = 0
+
+    init(template: BleedTemplate, sampleRate: Double) {
+        self.template = template
+        fitFrames = Int((0.008 * sampleRate).rounded())
+        nextClick = max(0, template.firstClick(endingAfter: 0))
+        while template.startFrame(ofClick: nextClick) + template.samples.count + maximumShift <= 0 { nextClick += 1 }
+    }
+
+    /// Appends `block`; calls `emit` with every sample that no later click can change.
+    mutating func process(_ block: UnsafeBufferPointer<Float>, emit: (UnsafeBufferPointer<Float>) -> Void) {
+        pending.append(contentsOf: block)
+        let pendingEnd = pendingStart + pending.count
+        while template.startFrame(ofClick: nextClick) + template.samples.count + maximumShift <= pendingEnd {
+            cancel(click: nextClick)
+            nextClick += 1
+        }
+        release(upTo: min(template.startFrame(ofClick: nextClick) - maximumShift, pendingEnd), emit: emit)
+    }
+
+    /// Cancels the clicks that the end of the stream cut short and releases the rest.
+    mutating func finish(emit: (UnsafeBufferPointer<Float>) -> Void) {
+        let pendingEnd = pendingStart + pending.count
+        while template.startFrame(ofClick: nextClick) - maximumShift < pendingEnd {
+            cancel(click: nextClick)
+            nextClick += 1
+        }
+        release(upTo: pendingEnd, emit: emit)
+    }
+
+    private mutating func cancel(click k: Int) {
+        let gridStart = template.startFrame(ofClick: k)
+        // Align on the click's first part only (a tap that starts on the click's tail must not
+        // sway it). The whole click is subtracted at gain 1: a digital click through a fixed
+        // acoustic path arrives the same every time.
+        let fitLength = min(template.samples.count, template.leadFrames + fitFrames)
+        var best: (start: Int, gain: Double, fit: Double, correlation: Double)?
+        for shift in -maximumShift...maximumShift {
+            let start = gridStart + shift
+            let first = max(start, pendingStart)
+            let last = min(start + fitLength, pendingStart + pending.count)
+            guard last - first > fitLength / 2 else { continue }
+            var dot = 0.0, partialEnergy = 0.0, signalEnergy = 0.0
+            for frame in first..<last {
+                let t = Double(template.samples[frame - start]), x = Double(pending[frame - pendingStart])
+                dot += x * t
+                partialEnergy += t * t
+                signalEnergy += x * x
+            }
+            guard partialEnergy > 0, signalEnergy > 0 else { continue }
+            // The residual energy falls by dot²/energy: the best shift maximises that.
+            let fit = dot * dot / partialEnergy
+            if dot > 0 && fit > (best?.fit ?? 0) {
+                best = (start, dot / partialEnergy, fit, dot / (partialEnergy * signalEnergy).squareRoot())
+            }
+        }
+        let fits = best.map { acceptedGains.contains($0.gain) && $0.correlation >= minimumCorrelation } ?? false
+        // Subtract where the click is evidently there, or where the metronome was evidently
+        // playing (a click masked by a loud tap); never invent a click in a silence.
+        guard fits || template.isBetweenHeardClicks(k) else { return }
+        let start = fits ? best!.start : gridStart
+        let first = max(start, pendingStart)
+        let last = min(start + template.samples.count, pendingStart + pending.count)
+        guard first < last else { return }
+        for frame in first..<last { pending[frame - pendingStart] -= template.samples[frame - start] }
+        cancelledClicks += 1
+    }
+
+    private mutating func release(upTo frame: Int, emit: (UnsafeBufferPointer<Float>) -> Void) {
+        let count = frame - pendingStart
+        guard count > 0 else { return }
+        pending.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        pending.removeFirst(count)
+        pendingStart = frame
+    }
+}

@@ -1,0 +1,164 @@
+import TapAudio
+
+/// Finds the onsets that sit on a strictly isochronous grid: the clicks of a metronome that
+/// leak from the participant's headphones into the microphone.
+///
+/// A digital metronome is sample-exact, so its bleed onsets fall on `phase + k × period` to
+/// within the detector's timing error (a fraction of a millisecond), while human taps scatter
+/// by tens of milliseconds around the beat. The period is the sharpest peak of the
+/// differences between near-neighbour onsets; the longest chain of onsets one period apart
+/// gives a least-squares grid; every onset within `tolerance` of that grid is
+/// stimulus-locked. A tap lands on the grid by chance with probability about
+/// 2 × tolerance / period (0.1 % at 0.3 ms and 500 ms), and only a tap that coincides with
+/// a click within the detector's error can hide in it.
+///
+/// Recordings without such a grid (no bleed, music stimuli) give an empty result.
+public enum StimulusLockedOnsets {
+    /// Indices of `times` (sorted, seconds) that lie on an isochronous grid.
+    /// - Parameters:
+    ///   - tolerance: largest distance from the fitted grid, seconds.
+    ///   - periodRange: the grid periods considered, seconds.
+    ///   - minimumCount: the least number of onsets that make a grid.
+    ///   - maximumGrids: how many interleaved grids (e.g. accent and subdivision clicks) to find.
+    public static func indices(in times: [Seconds], tolerance: ClosedRange<Seconds> = 0.0003...0.001,
+                               periodRange: ClosedRange<Seconds> = 0.1...2.0,
+                               minimumCount: Int = 8, maximumGrids: Int = 2) -> [Int] {
+        grids(in: times, tolerance: tolerance, periodRange: periodRange, minimumCount: minimumCount,
+              maximumGrids: maximumGrids).flatMap(\.members).sorted()
+    }
+
+    /// The grids found, each with the indices of its member onsets, largest first.
+    static func grids(in times: [Seconds], tolerance: ClosedRange<Seconds> = 0.0003...0.001,
+                      periodRange: ClosedRange<Seconds> = 0.1...2.0,
+                      minimumCount: Int = 8, maximumGrids: Int = 2) -> [(grid: Grid, members: [Int])] {
+        var remaining = Array(times.indices)
+        var found: [(grid: Grid, members: [Int])] = []
+        for _ in 0..<maximumGrids {
+            let subset = remaining.map { times[$0] }
+            guard let grid = fitGrid(subset, tolerance: tolerance, periodRange: periodRange,
+                                     minimumCount: minimumCount) else { break }
+            let members = Set(subset.indices.filter { grid.distance(subset[$0]) <= grid.tolerance })
+            guard members.count >= minimumCount else { break }
+            found.append((grid, members.map { remaining[$0] }.sorted()))
+            remaining = remaining.enumerated().filter { !members.contains($0.offset) }.map(\.element)
+        }
+        return found
+    }
+
+    /// `phase + k × period`.
+    struct Grid {
+        var phase: Double
+        var period: Double
+        /// Largest distance of a member: four robust SDs of the members' residuals, within
+        /// the caller's bounds, so a click timed with more jitter (quiet bleed) still locks.
+        var tolerance: Double = 0
+
+        func distance(_ time: Double) -> Double {
+            let k = ((time - phase) / period).rounded()
+            return abs(time - phase - k * period)
+        }
+    }
+
+    static func fitGrid(_ times: [Double], tolerance: ClosedRange<Double>, periodRange: ClosedRange<Double>,
+                        minimumCount: Int) -> Grid? {
+        guard times.count >= minimumCount else { return nil }
+        var best: (grid: Grid, members: Int)?
+        for period in candidatePeriods(times, periodRange: periodRange) {
+            guard let grid = grid(times, period: period, tolerance: tolerance) else { continue }
+            let members = times.filter { grid.distance($0) <= grid.tolerance }.count
+            if members > (best?.members ?? 0) || (members == best?.members && grid.period > best!.grid.period) {
+                best = (grid, members)
+            }
+        }
+        guard let best, best.members >= minimumCount else { return nil }
+        return best.grid
+    }
+
+    /// Periods worth trying: the centres of the three most popular 0.2 ms bins of
+    /// near-neighbour differences, and their halves and thirds (clicks hidden under taps
+    /// leave gaps of two or three periods).
+    static func candidatePeriods(_ times: [Double], periodRange: ClosedRange<Double>) -> [Double] {
+        let binWidth = 0.0002
+        var votes: [Int: [Double]] = [:]
+        for i in times.indices {
+            var j = i + 1
+            while j < times.count && j <= i + 8 {
+                let difference = times[j] - times[i]
+                if difference > periodRange.upperBound { break }
+                if difference >= periodRange.lowerBound { votes[Int(difference / binWidth), default: []].append(difference) }
+                j += 1
+            }
+        }
+        let ranked = votes.keys.map { bin -> (bin: Int, count: Int) in
+            (bin, (votes[bin - 1]?.count ?? 0) + votes[bin]!.count + (votes[bin + 1]?.count ?? 0))
+        }.sorted { ($0.count, -$0.bin) > ($1.count, -$1.bin) }
+        var periods: [Double] = []
+        for entry in ranked.prefix(3) where entry.count >= 3 {
+            let differences = ((votes[entry.bin - 1] ?? []) + votes[entry.bin]! + (votes[entry.bin + 1] ?? [])).sorted()
+            let period = differences[differences.count / 2]
+            for divisor in 1...3 where period / Double(divisor) >= periodRange.lowerBound {
+                periods.append(period / Double(divisor))
+            }
+        }
+        return periods
+    }
+
+    /// The grid of one period: the longest chain of onsets whole periods apart (gaps of up to
+    /// eight periods bridged), fitted by least squares, then refitted to every onset near it.
+    static func grid(_ times: [Double], period: Double, tolerance: ClosedRange<Double>) -> Grid? {
+        let linkTolerance = 1.5 * tolerance.upperBound
+        var next = [(index: Int, steps: Int)?](repeating: nil, count: times.count)
+        var hasPrevious = [Bool](repeating: false, count: times.count)
+        for i in times.indices {
+            var j = i + 1
+            search: while j < times.count && times[j] <= times[i] + 8 * period + linkTolerance {
+                let steps = ((times[j] - times[i]) / period).rounded()
+                if steps >= 1 && abs(times[j] - times[i] - steps * period) <= linkTolerance && !hasPrevious[j] {
+                    next[i] = (j, Int(steps))
+                    hasPrevious[j] = true
+                    break search
+                }
+                j += 1
+            }
+        }
+        var longest: [(k: Double, time: Double)] = []
+        for start in times.indices where !hasPrevious[start] {
+            var chain = [(k: 0.0, time: times[start])]
+            var index = start
+            while let link = next[index] {
+                chain.append((chain.last!.k + Double(link.steps), times[link.index]))
+                index = link.index
+            }
+            if chain.count > longest.count { longest = chain }
+        }
+        guard longest.count >= 4 else { return nil }
+
+        var grid = fitLine(longest)
+        for _ in 0..<2 {
+            let near = times.filter { grid.distance($0) <= linkTolerance }
+                .map { ((($0 - grid.phase) / grid.period).rounded(), $0) }
+            guard near.count >= 3 else { break }
+            grid = fitLine(near)
+        }
+        let residuals = times.map(grid.distance).filter { $0 <= linkTolerance }.sorted()
+        guard !residuals.isEmpty else { return nil }
+        // Distances are |residual|, so their median estimates 0.6745 σ (half-normal).
+        let sigma = residuals[residuals.count / 2] / 0.6745
+        // Onsets that only happen to lie near a line scatter over the whole link window
+        // (σ ≈ 0.9 × window); clicks cluster tightly on it. Refuse the loose kind.
+        guard 4 * sigma <= 1.5 * tolerance.upperBound else { return nil }
+        grid.tolerance = min(max(4 * sigma, tolerance.lowerBound), tolerance.upperBound)
+        return grid
+    }
+
+    /// Least-squares fit of `time = phase + k × period` to (k, time) points.
+    static func fitLine(_ points: [(k: Double, time: Double)]) -> Grid {
+        let n = Double(points.count)
+        var sumK = 0.0, sumT = 0.0, sumKK = 0.0, sumKT = 0.0
+        for point in points {
+            sumK += point.k; sumT += point.time; sumKK += point.k * point.k; sumKT += point.k * point.time
+        }
+        let slope = (n * sumKT - sumK * sumT) / (n * sumKK - sumK * sumK)
+        return Grid(phase: (sumT - slope * sumK) / n, period: slope)
+    }
+}
