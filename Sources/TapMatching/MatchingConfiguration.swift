@@ -21,22 +21,23 @@ public struct MatchingConfiguration: Sendable, Equatable, Codable {
     /// Used for the first assignment pass, and the upper clamp of the adaptive tolerance.
     public var maximumTolerance: Double
 
-    /// The smallest tolerance the adaptive rule may choose (default 12 ms).
+    /// The smallest tolerance the adaptive rule may choose (default 15 ms).
     ///
     /// Keeps a few distorted pairs from shrinking the tolerance to nothing when the
     /// residuals are nearly identical (for example frame-exact timestamps).
     public var minimumTolerance: Double
 
-    /// Multiplier `k` of the adaptive tolerance (default 6).
+    /// Multiplier `k` of the adaptive tolerance (default 4).
     ///
     /// After a first pass with ``maximumTolerance``, the tolerance of the final passes is
     /// `clamp(k × 1.4826 × MAD(residuals), minimumTolerance, maximumTolerance)`, where
     /// `1.4826 × MAD` estimates the residual SD robustly (it equals the SD for Gaussian
     /// data). A task has only a few dozen taps, so its MAD is a noisy estimate of the spread:
-    /// with `k = 4` the simulated Tap-It suite lost genuine pairs in the tails (latencies
-    /// 12–14 ms from the median when the task's MAD came out small), biasing the SD low by
-    /// up to 1.7 ms. `k = 6` with a 12 ms floor keeps them; the cost is that the touch of a
-    /// silent tap is more often paired with stimulus bleed. The adaptive rule needs at least
+    /// with a 4 ms floor the simulated Tap-It suite lost genuine pairs in the tails (latencies
+    /// 12–14 ms from the median when the task's MAD came out small), biasing the SD low by up
+    /// to 1.7 ms; the 15 ms floor keeps them. A larger `k` (6 was tried) admits the touch of a
+    /// silent tap paired with leftover bleed 30+ ms off (a task's SD then 3 ms too high). The
+    /// adaptive rule needs at least
     /// 8 first-pass pairs; with fewer, ``maximumTolerance`` is kept.
     public var toleranceFactor: Double
 
@@ -68,8 +69,8 @@ public struct MatchingConfiguration: Sendable, Equatable, Codable {
     public init(
         latencyRange: ClosedRange<Double> = -0.050 ... 0.150,
         maximumTolerance: Double = 0.040,
-        minimumTolerance: Double = 0.012,
-        toleranceFactor: Double = 6,
+        minimumTolerance: Double = 0.015,
+        toleranceFactor: Double = 4,
         searchHalfWidth: Double = 0.005,
         estimatesDrift: Bool = true,
         minimumPairsForDrift: Int = 10,

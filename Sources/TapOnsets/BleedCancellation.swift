@@ -74,12 +74,12 @@ extension BleedTemplate {
             segments.append(samples)
         }
         guard segments.count >= 8 else { return nil }
-        var template = median(segments.map { Array($0[margin..<(margin + length)]) }, length: length)
+        var template = trimmedMean(segments.map { Array($0[margin..<(margin + length)]) }, length: length)
         let aligned = segments.map { samples -> [Float] in
             let shift = bestShift(of: template, in: samples, around: margin, maximumShift: margin)
             return Array(samples[(margin + shift)..<(margin + shift + length)])
         }
-        template = median(aligned, length: length)
+        template = trimmedMean(aligned, length: length)
         guard let audible = audibleLength(of: template, sampleRate: rate) else { return nil }
         template.removeLast(template.count - audible)
         // A lone grid member far from the others is more likely a tap that fell on the grid
@@ -95,14 +95,10 @@ extension BleedTemplate {
 }
 
 /// How much of a median click template stands above what is left of the noise in it: up to
-/// the last 2 ms window whose high-passed power is 6 dB over the residual level (the median power of
+/// the last 2 ms window whose power is 6 dB over the residual level (the median power of
 /// the template's last third, where the click has died away), plus one window. Nil when no
 /// window stands out: the "click" is noise, and subtracting it would only add noise.
 func audibleLength(of template: [Float], sampleRate: Double) -> Int? {
-    // Judged in the band the detector listens to: hum and rumble left in the median would
-    // otherwise pass for a click that never ends.
-    var filter = HighPassFilter(cutoff: 400, sampleRate: sampleRate)
-    let template = template.map { filter.process($0) }
     let window = max(1, Int(0.002 * sampleRate))
     let windows = template.count / window
     guard windows >= 6 else { return nil }
@@ -120,15 +116,20 @@ func audibleLength(of template: [Float], sampleRate: Double) -> Int? {
 /// Frames a click may sit off the fitted grid.
 let maximumShift = 3
 
-/// The per-sample median of equally long segments.
-func median(_ segments: [[Float]], length: Int) -> [Float] {
+/// The per-sample trimmed mean of equally long segments: the outer quarter on each side is
+/// dropped (a tap's loud sound in a few segments), the middle half averaged (tap tails in many
+/// segments have random phase and average out, which a median does not do as well).
+func trimmedMean(_ segments: [[Float]], length: Int) -> [Float] {
     var result = [Float](repeating: 0, count: length)
     var column = [Float](repeating: 0, count: segments.count)
+    let trim = segments.count / 4
+    let kept = segments.count - 2 * trim
     for index in 0..<length {
         for (s, samples) in segments.enumerated() { column[s] = samples[index] }
         column.sort()
-        let middle = column.count / 2
-        result[index] = column.count % 2 == 1 ? column[middle] : (column[middle - 1] + column[middle]) / 2
+        var sum: Float = 0
+        for value in column[trim..<(trim + kept)] { sum += value }
+        result[index] = sum / Float(kept)
     }
     return result
 }

@@ -30,7 +30,7 @@ public struct OnsetDetector: Sendable {
     private let refractorySamples: Int
 
     // Stage 1–2: filtering and short-time power.
-    private var filter: HighPassFilter
+    private var filter: HighPassFilter?
     private var history: [Float]          // filtered samples, ring buffer
     private let historyMask: Int
     private var samplesSeen = 0
@@ -58,6 +58,16 @@ public struct OnsetDetector: Sendable {
 
     /// Creates a detector for audio at `sampleRate`.
     public init(sampleRate: Double, configuration: OnsetDetectorConfiguration = .standard) {
+        self.init(sampleRate: sampleRate, configuration: configuration, input: .raw)
+    }
+
+    /// What the detector is fed.
+    enum Input { case raw, highPassed }
+
+    /// A detector for input that is either raw or already high-passed with
+    /// `configuration.highPassCutoff` (when another stage, bleed cancellation, works on the
+    /// filtered signal first).
+    init(sampleRate: Double, configuration: OnsetDetectorConfiguration, input: Input) {
         self.sampleRate = sampleRate
         self.configuration = configuration
         hop = max(1, Int((configuration.hopDuration * sampleRate).rounded()))
@@ -66,7 +76,7 @@ public struct OnsetDetector: Sendable {
         confirmHops = max(1, Int((configuration.peakConfirmDuration * sampleRate / Double(hop)).rounded()))
         searchSamples = Int((configuration.startSearchDuration * sampleRate).rounded())
         refractorySamples = Int((configuration.refractoryPeriod * sampleRate).rounded())
-        filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: sampleRate)
+        filter = input == .raw ? HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: sampleRate) : nil
         // History must reach back past the lookahead, a long event and the start search.
         let historyNeeded = (lookaheadHops + 4 * confirmHops + windowHops) * hop + searchSamples + 4 * Int(sampleRate * 0.05)
         let historySize = 1 << Int(ceil(log2(Double(max(historyNeeded, 1024)))))
@@ -82,7 +92,7 @@ public struct OnsetDetector: Sendable {
     /// Feeds the next block of mono samples; appends every onset that became certain.
     public mutating func process(_ block: UnsafeBufferPointer<Float>, into onsets: inout [Onset]) {
         for sample in block {
-            let filtered = filter.process(sample)
+            let filtered = filter?.process(sample) ?? sample
             history[samplesSeen & historyMask] = filtered
             samplesSeen += 1
             hopEnergy += Double(filtered) * Double(filtered)

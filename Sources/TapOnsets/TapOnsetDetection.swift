@@ -17,121 +17,145 @@ public enum BleedHandling: String, Sendable, CaseIterable {
     case keep
     /// Set aside onsets on an isochronous click grid.
     case reject
-    /// Subtract the clicks from the recording (a second pass) and detect again; onsets still on
-    /// the grid are set aside. The default.
+    /// Subtract the clicks from the recording (a second pass) and detect again. The default.
     case cancel
 }
 
 /// Detects tap onsets in an audio file: a first streaming pass; when the onsets reveal a
 /// click grid (``StimulusLockedOnsets``), the clicks' waveform is estimated and subtracted
-/// (``BleedTemplate``) in a second streaming pass that detects again, so taps that started on
-/// a click's tail stand on their own. Memory stays constant in the file's length.
+/// (``BleedTemplate``) from the high-passed signal in a second streaming pass that detects
+/// again, so taps that started on a click's tail stand on their own. Memory stays constant
+/// in the file's length.
 public func detectTapOnsets(inFile path: String, channel: ChannelSelection = .mix,
                             configuration: OnsetDetectorConfiguration = .standard,
                             bleed: BleedHandling = .cancel) throws(AudioError) -> TapOnsetDetection {
     let reader = try AudioFileReader(path: path, channel: channel)
-    // Pass 1: the onsets, and (more sensitive) the probe onsets in which clicks are sought.
-    var detectors = [OnsetDetector(sampleRate: reader.info.sampleRate, configuration: configuration)]
-    if bleed != .keep { detectors.append(OnsetDetector(sampleRate: reader.info.sampleRate, configuration: configuration.clickProbe)) }
-    let passOne = try runDetectors(&detectors, reading: reader)
-    let first = passOne[0]
-    guard bleed != .keep else { return TapOnsetDetection(onsets: first, stimulusOnsets: [], cancelledClicks: 0) }
-    let probe = passOne[1]
-    var readError: AudioError?
-    let template = bleed == .cancel ? bleedTemplate(for: probe, sampleRate: reader.info.sampleRate) { start, length in
-        do throws(AudioError) {
-            try reader.seek(toFrame: start)
-            var buffer = [Float](repeating: 0, count: length)
-            var filled = 0
-            while filled < length {
-                let got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioError) in
-                    try reader.read(into: UnsafeMutableBufferPointer(rebasing: pointer[filled...]))
-                }
-                if got == 0 { return nil }
-                filled += got
-            }
-            return buffer
-        } catch {
-            readError = error
-            return nil
-        }
-    } : nil
-    if let readError { throw readError }
-    guard let template else { return setAsideStimulus(first, cancelledClicks: 0) }
-
-    // Pass 2: the recording with the clicks subtracted.
-    try reader.seek(toFrame: 0)
-    var detector = OnsetDetector(sampleRate: reader.info.sampleRate, configuration: configuration)
-    var canceller = BleedCanceller(template: template, sampleRate: reader.info.sampleRate)
-    var onsets: [Onset] = []
-    var block = [Float](repeating: 0, count: 65_536)
-    while true {
-        let count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try reader.read(into: buffer) }
-        if count == 0 { break }
-        block.withUnsafeBufferPointer { buffer in
-            canceller.process(UnsafeBufferPointer(rebasing: buffer[0..<count])) { detector.process($0, into: &onsets) }
-        }
-    }
-    canceller.finish { detector.process($0, into: &onsets) }
-    detector.finish(into: &onsets)
-    // The clicks are gone from what pass 2 saw: an onset on the grid now is a tap that
-    // coincided with a click, so nothing more is set aside.
-    let stimulus = StimulusLockedOnsets.indices(in: probe.map(\.time)).map { probe[$0] }
-    return TapOnsetDetection(onsets: onsets, stimulusOnsets: stimulus, cancelledClicks: canceller.cancelledClicks)
-}
-
-/// Streams the rest of the file through every detector; returns each one's onsets.
-private func runDetectors(_ detectors: inout [OnsetDetector], reading reader: AudioFileReader) throws(AudioError) -> [[Onset]] {
-    var onsets = [[Onset]](repeating: [], count: detectors.count)
-    var block = [Float](repeating: 0, count: 65_536)
-    while true {
-        let count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try reader.read(into: buffer) }
-        if count == 0 { break }
-        block.withUnsafeBufferPointer { buffer in
-            for index in detectors.indices {
-                detectors[index].process(UnsafeBufferPointer(rebasing: buffer[0..<count]), into: &onsets[index])
-            }
-        }
-    }
-    for index in detectors.indices { detectors[index].finish(into: &onsets[index]) }
-    return onsets
+    return try detectTapOnsets(in: FileSource(reader: reader), configuration: configuration, bleed: bleed)
 }
 
 /// The same for a signal in memory.
 public func detectTapOnsets(in signal: Signal, configuration: OnsetDetectorConfiguration = .standard,
                             bleed: BleedHandling = .cancel) -> TapOnsetDetection {
-    let first = detectOnsets(in: signal, configuration: configuration)
+    // A signal in memory cannot fail to read.
+    (try? detectTapOnsets(in: SignalSource(signal: signal), configuration: configuration, bleed: bleed))
+        ?? TapOnsetDetection(onsets: [], stimulusOnsets: [], cancelledClicks: 0)
+}
+
+/// Mono audio that can be streamed from the start more than once and read in pieces.
+protocol AudioSource {
+    var sampleRate: Double { get }
+    /// Calls `body` with consecutive blocks from the first frame on.
+    func forEachBlock(_ body: (UnsafeBufferPointer<Float>) -> Void) throws(AudioError)
+    /// `length` frames from `start`, or nil past the end.
+    func segment(start: Int, length: Int) throws(AudioError) -> [Float]?
+}
+
+struct FileSource: AudioSource {
+    let reader: AudioFileReader
+    var sampleRate: Double { reader.info.sampleRate }
+
+    func forEachBlock(_ body: (UnsafeBufferPointer<Float>) -> Void) throws(AudioError) {
+        try reader.seek(toFrame: 0)
+        var block = [Float](repeating: 0, count: 65_536)
+        while true {
+            let count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try reader.read(into: buffer) }
+            if count == 0 { break }
+            block.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+
+    func segment(start: Int, length: Int) throws(AudioError) -> [Float]? {
+        guard start >= 0, start + length <= reader.info.frameCount else { return nil }
+        try reader.seek(toFrame: start)
+        var buffer = [Float](repeating: 0, count: length)
+        var filled = 0
+        while filled < length {
+            let got = try buffer.withUnsafeMutableBufferPointer { pointer throws(AudioError) in
+                try reader.read(into: UnsafeMutableBufferPointer(rebasing: pointer[filled...]))
+            }
+            if got == 0 { return nil }
+            filled += got
+        }
+        return buffer
+    }
+}
+
+struct SignalSource: AudioSource {
+    let signal: Signal
+    var sampleRate: Double { signal.sampleRate }
+
+    func forEachBlock(_ body: (UnsafeBufferPointer<Float>) -> Void) throws(AudioError) {
+        signal.samples.withUnsafeBufferPointer { samples in
+            var start = 0
+            while start < samples.count {
+                let end = min(start + 65_536, samples.count)
+                body(UnsafeBufferPointer(rebasing: samples[start..<end]))
+                start = end
+            }
+        }
+    }
+
+    func segment(start: Int, length: Int) throws(AudioError) -> [Float]? {
+        guard start >= 0, start + length <= signal.samples.count else { return nil }
+        return Array(signal.samples[start..<(start + length)])
+    }
+}
+
+func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorConfiguration,
+                     bleed: BleedHandling) throws(AudioError) -> TapOnsetDetection {
+    let rate = source.sampleRate
+    // Pass 1: the onsets, and (more sensitive) the probe onsets in which clicks are sought.
+    var detectors = [OnsetDetector(sampleRate: rate, configuration: configuration)]
+    if bleed != .keep { detectors.append(OnsetDetector(sampleRate: rate, configuration: configuration.clickProbe)) }
+    var found = [[Onset]](repeating: [], count: detectors.count)
+    try source.forEachBlock { block in
+        for index in detectors.indices { detectors[index].process(block, into: &found[index]) }
+    }
+    for index in detectors.indices { detectors[index].finish(into: &found[index]) }
+    let first = found[0]
     guard bleed != .keep else { return TapOnsetDetection(onsets: first, stimulusOnsets: [], cancelledClicks: 0) }
-    let probe = detectOnsets(in: signal, configuration: configuration.clickProbe)
-    let template = bleed == .cancel ? bleedTemplate(for: probe, sampleRate: signal.sampleRate) { start, length in
-        start + length <= signal.samples.count ? Array(signal.samples[start..<(start + length)]) : nil
-    } : nil
+    let probe = found[1]
+    let stimulus = StimulusLockedOnsets.indices(in: probe.map(\.time)).map { probe[$0] }
+
+    // The click template, from high-passed segments (the band the detector listens to: hum
+    // and rumble, which vary from click to click, stay out of it).
+    var template: BleedTemplate?
+    if bleed == .cancel, let grid = StimulusLockedOnsets.grids(in: probe.map(\.time)).first {
+        let preroll = Int(0.05 * rate)
+        var readError: AudioError?
+        template = BleedTemplate.estimate(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
+                                          sampleRate: rate) { start, length in
+            do throws(AudioError) {
+                guard let raw = try source.segment(start: start - preroll, length: length + preroll) else { return nil }
+                var filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
+                return Array(raw.map { filter.process($0) }.dropFirst(preroll))
+            } catch {
+                readError = error
+                return nil
+            }
+        }
+        if let readError { throw readError }
+    }
     guard let template else { return setAsideStimulus(first, cancelledClicks: 0) }
-    var detector = OnsetDetector(sampleRate: signal.sampleRate, configuration: configuration)
-    var canceller = BleedCanceller(template: template, sampleRate: signal.sampleRate)
+
+    // Pass 2: high-pass, subtract the clicks, detect again.
+    var filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
+    var detector = OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed)
+    var canceller = BleedCanceller(template: template, sampleRate: rate)
     var onsets: [Onset] = []
-    signal.samples.withUnsafeBufferPointer { samples in
-        var start = 0
-        while start < samples.count {
-            let end = min(start + 65_536, samples.count)
-            canceller.process(UnsafeBufferPointer(rebasing: samples[start..<end])) { detector.process($0, into: &onsets) }
-            start = end
+    var filtered = [Float](repeating: 0, count: 65_536)
+    try source.forEachBlock { block in
+        if filtered.count < block.count { filtered = [Float](repeating: 0, count: block.count) }
+        for index in block.indices { filtered[index] = filter.process(block[index]) }
+        filtered.withUnsafeBufferPointer { buffer in
+            canceller.process(UnsafeBufferPointer(rebasing: buffer[0..<block.count])) { detector.process($0, into: &onsets) }
         }
     }
     canceller.finish { detector.process($0, into: &onsets) }
     detector.finish(into: &onsets)
     // The clicks are gone from what pass 2 saw: an onset on the grid now is a tap that
     // coincided with a click, so nothing more is set aside.
-    let stimulus = StimulusLockedOnsets.indices(in: probe.map(\.time)).map { probe[$0] }
     return TapOnsetDetection(onsets: onsets, stimulusOnsets: stimulus, cancelledClicks: canceller.cancelledClicks)
-}
-
-/// The click template of the largest grid among `onsets`, or nil without a grid.
-private func bleedTemplate(for onsets: [Onset], sampleRate: Double,
-                           segment: (Int, Int) -> [Float]?) -> BleedTemplate? {
-    guard let main = StimulusLockedOnsets.grids(in: onsets.map(\.time)).first else { return nil }
-    return BleedTemplate.estimate(grid: main.grid, clickTimes: main.members.map { onsets[$0].time },
-                                  sampleRate: sampleRate, segment: segment)
 }
 
 /// Sets aside the onsets on a click grid (used when the clicks could not be subtracted).
