@@ -62,24 +62,27 @@ extension BleedTemplate {
         let length = min(Int(0.2 * rate), Int(grid.period * rate) - 2 * leadFrames)
         guard length > leadFrames * 2 else { return nil }
         // Evenly spread clicks, each read around its grid instant with a margin, then aligned
-        // to the frame on a first median (the grid is fitted to jittered onsets, so a click may
-        // sit a frame or two off it).
-        let margin = maximumShift
+        // to the frame on a first mean: the grid is fitted to jittered onsets, so its period
+        // is a little off and clicks drift from it by a few frames over a long recording.
+        let margin = 8
         let step = max(1, clickTimes.count / maximumClicks)
-        var segments: [[Float]] = []
+        var segments: [(k: Int, start: Int, samples: [Float])] = []
         for time in stride(from: 0, to: clickTimes.count, by: step).map({ clickTimes[$0] }) {
             let k = ((time - grid.phase) / grid.period).rounded()
             let start = Int(((grid.phase + k * grid.period) * rate).rounded()) - leadFrames - margin
             guard start >= 0, let samples = segment(start, length + 2 * margin), samples.count == length + 2 * margin else { continue }
-            segments.append(samples)
+            segments.append((Int(k), start + margin, samples))
         }
         guard segments.count >= 8 else { return nil }
-        var template = trimmedMean(segments.map { Array($0[margin..<(margin + length)]) }, length: length)
-        let aligned = segments.map { samples -> [Float] in
-            let shift = bestShift(of: template, in: samples, around: margin, maximumShift: margin)
-            return Array(samples[(margin + shift)..<(margin + shift + length)])
-        }
-        template = trimmedMean(aligned, length: length)
+        var template = trimmedMean(segments.map { Array($0.samples[margin..<(margin + length)]) }, length: length)
+        let shifts = segments.map { bestShift(of: template, in: $0.samples, around: margin, maximumShift: margin) }
+        template = trimmedMean(zip(segments, shifts).map { segment, shift in
+            Array(segment.samples[(margin + shift)..<(margin + shift + length)])
+        }, length: length)
+        // The aligned positions fix the grid to a fraction of a frame.
+        let refined = StimulusLockedOnsets.fitLine(zip(segments, shifts).map { segment, shift in
+            (Double(segment.k), Double(segment.start + shift + leadFrames))
+        })
         guard let audible = audibleLength(of: template, sampleRate: rate) else { return nil }
         template.removeLast(template.count - audible)
         // A lone grid member far from the others is more likely a tap that fell on the grid
@@ -89,8 +92,8 @@ extension BleedTemplate {
             (index > 0 && members[index] - members[index - 1] <= 4)
                 || (index + 1 < members.count && members[index + 1] - members[index] <= 4)
         }.map { members[$0] }
-        return BleedTemplate(samples: template, leadFrames: leadFrames, phaseFrames: grid.phase * rate,
-                             periodFrames: grid.period * rate, heardClicks: heard)
+        return BleedTemplate(samples: template, leadFrames: leadFrames, phaseFrames: refined.phase,
+                             periodFrames: refined.period, heardClicks: heard)
     }
 }
 
@@ -161,6 +164,10 @@ struct BleedCanceller {
     /// A click whose fitted gain is in this range is there (and aligned); outside it, the
     /// click is absent or disturbed by another sound.
     let acceptedGains: ClosedRange<Double> = 0.5...1.5
+    /// Frames a click may be moved, from where the last clean click sat, to fit.
+    let cancelShift = 2
+    /// Where clean clicks sat relative to the grid, frames.
+    private var trackedShift = 0
     /// A click is there when its first part correlates at least this well with the template.
     let minimumCorrelation = 0.7
     /// Frames after the grid instant on which presence and alignment are judged.
@@ -206,7 +213,7 @@ struct BleedCanceller {
         // acoustic path arrives the same every time.
         let fitLength = min(template.samples.count, template.leadFrames + fitFrames)
         var best: (start: Int, gain: Double, fit: Double, correlation: Double)?
-        for shift in -maximumShift...maximumShift {
+        for shift in (trackedShift - cancelShift)...(trackedShift + cancelShift) {
             let start = gridStart + shift
             let first = max(start, pendingStart)
             let last = min(start + fitLength, pendingStart + pending.count)
@@ -227,9 +234,11 @@ struct BleedCanceller {
         }
         let fits = best.map { acceptedGains.contains($0.gain) && $0.correlation >= minimumCorrelation } ?? false
         // Subtract where the click is evidently there, or where the metronome was evidently
-        // playing (a click masked by a loud tap); never invent a click in a silence.
+        // playing (a click masked by a loud tap); never invent a click in a silence. A click
+        // that does not fit cleanly is placed where the last clean one was, relative to the grid.
         guard fits || template.isBetweenHeardClicks(k) else { return }
-        let start = fits ? best!.start : gridStart
+        if fits { trackedShift = best!.start - gridStart }
+        let start = gridStart + trackedShift
         let first = max(start, pendingStart)
         let last = min(start + template.samples.count, pendingStart + pending.count)
         guard first < last else { return }

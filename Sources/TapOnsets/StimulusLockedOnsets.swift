@@ -151,7 +151,7 @@ public enum StimulusLockedOnsets {
         return grid
     }
 
-    /// Least-squares fit of `time = phase + k × period` to (k, time) points.
+    /// Least-squares fit of `time = phase + k × period` to (k, time) points (any unit).
     static func fitLine(_ points: [(k: Double, time: Double)]) -> Grid {
         let n = Double(points.count)
         var sumK = 0.0, sumT = 0.0, sumKK = 0.0, sumKT = 0.0
