@@ -73,7 +73,7 @@ extension BleedTemplate {
             guard start >= 0, let samples = segment(start, length + 2 * margin), samples.count == length + 2 * margin else { continue }
             segments.append((Int(k), start + margin, samples))
         }
-        guard segments.count >= 8 else { return nil }
+        guard segments.count >= 6 else { return nil }
         var template = trimmedMean(segments.map { Array($0.samples[margin..<(margin + length)]) }, length: length)
         let shifts = segments.map { bestShift(of: template, in: $0.samples, around: margin, maximumShift: margin) }
         template = trimmedMean(zip(segments, shifts).map { segment, shift in

@@ -120,7 +120,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     // The click template, from high-passed segments (the band the detector listens to: hum
     // and rumble, which vary from click to click, stay out of it).
     var template: BleedTemplate?
-    if bleed == .cancel, let grid = StimulusLockedOnsets.grids(in: probe.map(\.time)).first {
+    if bleed == .cancel, let grid = StimulusLockedOnsets.grids(in: probe.map(\.time), minimumCount: 6).first {
         let preroll = Int(0.05 * rate)
         var readError: AudioError?
         template = BleedTemplate.estimate(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
