@@ -30,23 +30,19 @@ import TapSim
 
     @Test func recallOfAudibleTaps() {
         let overall = AccuracySummary(Self.accuracies).overall
-        #expect(overall.recall >= 0.97)  // issue target 0.99, not met yet
+        #expect(overall.recall >= 0.99)
     }
 
     @Test func precisionAfterMatching() {
         let overall = AccuracySummary(Self.accuracies).overall
-        #expect(overall.precision >= 0.95)  // issue target 0.99, not met yet
+        #expect(overall.precision >= 0.99)
     }
 
     @Test func onsetTimingIsUnbiasedAndTight() throws {
         let errors = Self.accuracies.flatMap(\.timingErrors)
         let summary = try #require(Summary(errors))
         #expect(abs(summary.median) <= 0.0003)
-        // The robust spread: most taps are timed to a few samples; the SD is inflated by taps that
-        // start on a click's tail (Docs/accuracy.md).
-        #expect(summary.scaledMAD <= 0.0002)
-        let withinHalfMs = errors.filter { abs($0) <= 0.0005 }.count
-        #expect(Double(withinHalfMs) / Double(errors.count) >= 0.95)
+        #expect(try #require(summary.standardDeviation) <= 0.0005)
     }
 
     @Test func latencyMeanAndSDPerTask() {
@@ -57,11 +53,11 @@ import TapSim
             a.estimatedLatencySD.flatMap { e in a.trueLatencySD.map { abs(e - $0) } }
         }
         #expect(meanErrors.count == 30 && sdErrors.count == 30)
-        // The median task meets the issue's 0.3 ms; the worst tasks do not yet (a tap that
-        // starts on a click's tail is timed at the click): 2.5 ms and 4 ms guard against regressions.
-        #expect(meanErrors.sorted()[15] <= 0.0003)
-        #expect(sdErrors.sorted()[15] <= 0.0003)
-        #expect(meanErrors.max()! <= 0.0025)
-        #expect(sdErrors.max()! <= 0.004)
+        // The issue asks for every task within 0.3 ms; this version gets 28–29 of 30 there and
+        // the rest within 0.6 ms (Docs/accuracy.md), which is what is guarded here.
+        #expect(meanErrors.filter { $0 <= 0.0003 }.count >= 27)
+        #expect(sdErrors.filter { $0 <= 0.0003 }.count >= 27)
+        #expect(meanErrors.max()! <= 0.0008)
+        #expect(sdErrors.max()! <= 0.0008)
     }
 }
