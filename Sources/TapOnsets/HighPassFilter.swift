@@ -46,4 +46,21 @@ struct HighPassFilter: Sendable {
     mutating func process(_ x: Float) -> Float {
         Float(second.process(first.process(Double(x))))
     }
+
+    /// Filters a block. The two sections are software-pipelined — the second works on
+    /// sample n − 1 while the first works on sample n — so their recursions, each a chain of
+    /// dependent multiply-adds, overlap instead of running back to back (about twice as fast).
+    mutating func process(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>) {
+        guard !input.isEmpty else { return }
+        var a = first, b = second
+        var pending = a.process(Double(input[0]))
+        for index in 1..<input.count {
+            let next = a.process(Double(input[index]))
+            output[index - 1] = Float(b.process(pending))
+            pending = next
+        }
+        output[input.count - 1] = Float(b.process(pending))
+        first = a
+        second = b
+    }
 }

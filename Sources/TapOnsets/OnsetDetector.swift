@@ -34,6 +34,7 @@ public struct OnsetDetector: Sendable {
     private var history: [Float]          // filtered samples, ring buffer
     private let historyMask: Int
     private var samplesSeen = 0
+    private var hopCountdown = 0
     private var hopEnergy = 0.0
     private var hopEnergies: [Double]     // last `windowHops` hop energies, ring
     private var windowEnergy = 0.0
@@ -71,6 +72,7 @@ public struct OnsetDetector: Sendable {
         self.sampleRate = sampleRate
         self.configuration = configuration
         hop = max(1, Int((configuration.hopDuration * sampleRate).rounded()))
+        hopCountdown = hop
         windowHops = max(1, Int((configuration.windowDuration / configuration.hopDuration).rounded()))
         lookaheadHops = max(1, Int((configuration.noiseWindowDuration / 2 * sampleRate / Double(hop)).rounded()))
         confirmHops = max(1, Int((configuration.peakConfirmDuration * sampleRate / Double(hop)).rounded()))
@@ -91,12 +93,29 @@ public struct OnsetDetector: Sendable {
 
     /// Feeds the next block of mono samples; appends every onset that became certain.
     public mutating func process(_ block: UnsafeBufferPointer<Float>, into onsets: inout [Onset]) {
-        for sample in block {
-            let filtered = filter?.process(sample) ?? sample
-            history[samplesSeen & historyMask] = filtered
-            samplesSeen += 1
-            hopEnergy += Double(filtered) * Double(filtered)
-            if samplesSeen % hop == 0 {
+        var index = 0
+        while index < block.count {
+            // Up to the end of the current hop in a tight loop, then the per-hop work.
+            let chunk = min(hopCountdown, block.count - index)
+            var energy = 0.0
+            var seen = samplesSeen
+            let mask = historyMask
+            var stage = filter
+            history.withUnsafeMutableBufferPointer { history in
+                for offset in index..<(index + chunk) {
+                    let value = stage?.process(block[offset]) ?? block[offset]
+                    history[seen & mask] = value
+                    seen += 1
+                    energy += Double(value) * Double(value)
+                }
+            }
+            filter = stage
+            samplesSeen = seen
+            hopEnergy += energy
+            hopCountdown -= chunk
+            index += chunk
+            if hopCountdown == 0 {
+                hopCountdown = hop
                 finishHop(into: &onsets)
             }
         }

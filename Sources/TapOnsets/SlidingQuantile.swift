@@ -3,6 +3,7 @@
 struct SlidingQuantile: Sendable {
     private let lowest: Double
     private let binWidth: Double
+    private let binsPerUnit: Double
     private var counts: [Int32]
     private let quantile: Double
     private var total = 0
@@ -14,12 +15,13 @@ struct SlidingQuantile: Sendable {
         self.quantile = quantile
         self.lowest = lowest
         self.binWidth = binWidth
+        binsPerUnit = 1 / binWidth
         counts = [Int32](repeating: 0, count: Int(((highest - lowest) / binWidth).rounded(.up)) + 1)
     }
 
     @inline(__always)
     private func bin(_ value: Double) -> Int {
-        let index = Int((value - lowest) / binWidth)
+        let index = Int((value - lowest) * binsPerUnit)
         return min(max(index, 0), counts.count - 1)
     }
 

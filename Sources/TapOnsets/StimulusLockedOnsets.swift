@@ -107,7 +107,7 @@ public enum StimulusLockedOnsets {
     /// about a period apart, which pulls its median off by a fraction of a millisecond, enough
     /// to break a chain over many clicks. The refined period is the one within ±3 ms on which
     /// the most near-neighbour differences (among the first 400 onsets) fall within 0.4 ms of
-    /// a whole multiple, searched in 0.02 ms steps.
+    /// a whole multiple, searched in 0.1 ms and then 0.01 ms steps.
     static func refine(_ period: Double, times: [Double]) -> Double {
         let sample = times.prefix(400)
         var differences: [Double] = []
@@ -118,17 +118,25 @@ public enum StimulusLockedOnsets {
                 j += 1
             }
         }
-        var best = period, bestScore = -1
-        for step in -150...150 {
-            let candidate = period + Double(step) * 0.00002
-            var score = 0
+        func score(_ candidate: Double) -> Int {
+            var count = 0
             for difference in differences {
                 let multiple = (difference / candidate).rounded()
-                if multiple >= 1 && abs(difference - multiple * candidate) <= 0.0004 { score += 1 }
+                if multiple >= 1 && abs(difference - multiple * candidate) <= 0.0004 { count += 1 }
             }
-            if score > bestScore || (score == bestScore && abs(candidate - period) < abs(best - period)) {
-                bestScore = score
-                best = candidate
+            return count
+        }
+        // Coarse (0.1 ms) over ±3 ms, then fine (0.01 ms) around the best.
+        var best = period, bestScore = -1
+        for (centre, step, steps) in [(period, 0.0001, 30), (period, 0.00001, 10)] {
+            let origin = steps == 30 ? centre : best
+            for index in -steps...steps {
+                let candidate = origin + Double(index) * step
+                let value = score(candidate)
+                if value > bestScore || (value == bestScore && abs(candidate - period) < abs(best - period)) {
+                    bestScore = value
+                    best = candidate
+                }
             }
         }
         return best

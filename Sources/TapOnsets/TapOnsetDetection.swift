@@ -104,23 +104,32 @@ struct SignalSource: AudioSource {
 func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorConfiguration,
                      bleed: BleedHandling) throws(AudioError) -> TapOnsetDetection {
     let rate = source.sampleRate
-    // Pass 1: the onsets, and (more sensitive) the probe onsets in which clicks are sought.
-    var detectors = [OnsetDetector(sampleRate: rate, configuration: configuration)]
-    if bleed != .keep { detectors.append(OnsetDetector(sampleRate: rate, configuration: configuration.clickProbe)) }
+    // Pass 1: the onsets, and (more sensitive) the probe onsets in which clicks are sought,
+    // both from one high-passed stream.
+    var filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
+    var detectors = [OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed)]
+    if bleed != .keep { detectors.append(OnsetDetector(sampleRate: rate, configuration: configuration.clickProbe, input: .highPassed)) }
     var found = [[Onset]](repeating: [], count: detectors.count)
+    var filtered = [Float](repeating: 0, count: 65_536)
     try source.forEachBlock { block in
-        for index in detectors.indices { detectors[index].process(block, into: &found[index]) }
+        if filtered.count < block.count { filtered = [Float](repeating: 0, count: block.count) }
+        filtered.withUnsafeMutableBufferPointer { filter.process(block, into: $0.baseAddress!) }
+        filtered.withUnsafeBufferPointer { buffer in
+            let part = UnsafeBufferPointer(rebasing: buffer[0..<block.count])
+            for index in detectors.indices { detectors[index].process(part, into: &found[index]) }
+        }
     }
     for index in detectors.indices { detectors[index].finish(into: &found[index]) }
     let first = found[0]
     guard bleed != .keep else { return TapOnsetDetection(onsets: first, stimulusOnsets: [], cancelledClicks: 0) }
     let probe = found[1]
-    let stimulus = StimulusLockedOnsets.indices(in: probe.map(\.time)).map { probe[$0] }
+    let grids = StimulusLockedOnsets.grids(in: probe.map(\.time), minimumCount: 6)
+    let stimulus = Set(grids.flatMap(\.members)).sorted().map { probe[$0] }
 
     // The click template, from high-passed segments (the band the detector listens to: hum
     // and rumble, which vary from click to click, stay out of it).
     var template: BleedTemplate?
-    if bleed == .cancel, let grid = StimulusLockedOnsets.grids(in: probe.map(\.time), minimumCount: 6).first {
+    if bleed == .cancel, let grid = grids.first {
         let preroll = Int(0.05 * rate)
         var readError: AudioError?
         template = BleedTemplate.estimate(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
@@ -139,14 +148,13 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     guard let template else { return setAsideStimulus(first, cancelledClicks: 0) }
 
     // Pass 2: high-pass, subtract the clicks, detect again.
-    var filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
+    filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
     var detector = OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed)
     var canceller = BleedCanceller(template: template, sampleRate: rate)
     var onsets: [Onset] = []
-    var filtered = [Float](repeating: 0, count: 65_536)
     try source.forEachBlock { block in
         if filtered.count < block.count { filtered = [Float](repeating: 0, count: block.count) }
-        for index in block.indices { filtered[index] = filter.process(block[index]) }
+        filtered.withUnsafeMutableBufferPointer { filter.process(block, into: $0.baseAddress!) }
         filtered.withUnsafeBufferPointer { buffer in
             canceller.process(UnsafeBufferPointer(rebasing: buffer[0..<block.count])) { detector.process($0, into: &onsets) }
         }
