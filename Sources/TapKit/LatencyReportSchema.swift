@@ -5,16 +5,25 @@ import Foundation
 public struct LatencyRow: Sendable, Equatable, Encodable {
     /// `001_01`, or `overall`.
     public var task: String
+    /// Timestamps in the task's `.txt`.
     public var nTouches: Int
+    /// Onsets that may be taps (after metronome bleed was removed).
     public var nOnsets: Int
     /// Onsets set aside as stimulus bleed (isochronous clicks), not part of `n_onsets`.
     public var nStimulusOnsets: Int
+    /// Touch–onset pairs.
     public var nMatched: Int
+    /// Touches without an onset (silent taps, spurious touches).
     public var nUnmatchedTouches: Int
+    /// Onsets without a touch (knocks, coughs, taps the device missed).
     public var nUnmatchedOnsets: Int
+    /// Mean latency (touch − onset), ms.
     public var meanMs: Double?
+    /// Standard deviation of the latency (n − 1), ms.
     public var sdMs: Double?
+    /// Median latency, ms.
     public var medianMs: Double?
+    /// Interquartile range of the latency (type 7 quantiles), ms.
     public var iqrMs: Double?
     /// The 95% confidence interval of the mean latency, [low, high].
     public var ci95Ms: [Double]?
@@ -64,8 +73,11 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
 
 /// One matched pair in the output: times in seconds, latency in milliseconds.
 public struct PairRow: Sendable, Equatable, Codable {
+    /// The touch timestamp, seconds.
     public var touch: Double
+    /// The acoustic onset, seconds.
     public var onset: Double
+    /// touch − onset, ms.
     public var latencyMs: Double
 
     enum CodingKeys: String, CodingKey { case touch, onset, latencyMs = "latency_ms" }
@@ -73,7 +85,9 @@ public struct PairRow: Sendable, Equatable, Codable {
 
 /// The whole `tapkit latency --format json` document.
 public struct LatencyDocument: Sendable, Encodable {
+    /// One row per analysed task, ordered by user and track.
     public var tasks: [LatencyRow]
+    /// All matched pairs of all tasks together.
     public var overall: LatencyRow
     /// Inputs that could not be analysed, each naming its file.
     public var errors: [ErrorRow]
@@ -81,7 +95,9 @@ public struct LatencyDocument: Sendable, Encodable {
 
 /// An input that could not be analysed.
 public struct ErrorRow: Sendable, Equatable, Codable {
+    /// The file at fault.
     public var file: String
+    /// What is wrong, with the file (and line) in front.
     public var message: String
 }
 

@@ -3,20 +3,29 @@ import TapKit
 
 /// One row of an accuracy report: a task, or `overall` (every tap pooled).
 public struct AccuracyRow: Sendable, Equatable, Codable {
+    /// `001_01`, or `overall`.
     public var task: String
+    /// Taps that made a sound.
     public var audibleTaps: Int
+    /// Share of audible taps with an onset within ±10 ms.
     public var recall: Double
+    /// Share of matched onsets that are real taps.
     public var precision: Double
+    /// Share of all detected onsets that are real taps.
     public var detectorPrecision: Double
     /// Share of matched pairs that paired a tap with its own touch.
     public var correctPairs: Double
+    /// Median of onset − true start over hit taps, ms.
     public var timingMedianMs: Double?
+    /// SD of onset − true start over hit taps, ms.
     public var timingSDMs: Double?
     /// Largest |timing error| among hits, ms.
     public var timingMaxAbsMs: Double?
     /// Estimated minus true latency mean / SD, ms (tasks only).
     public var latencyMeanErrorMs: Double?
+    /// Estimated minus true latency SD, ms (tasks only).
     public var latencySDErrorMs: Double?
+    /// Mean tap SNR, dB.
     public var meanSNRdB: Double?
 
     enum CodingKeys: String, CodingKey {
@@ -42,7 +51,9 @@ public struct AccuracyRow: Sendable, Equatable, Codable {
 
 /// Accuracy of a whole simulated folder: one row per task and a pooled `overall` row.
 public struct AccuracySummary: Sendable, Equatable, Codable {
+    /// One row per task.
     public var tasks: [AccuracyRow]
+    /// Every tap of every task pooled.
     public var overall: AccuracyRow
 
     /// Every row, tasks first.

@@ -26,10 +26,13 @@ public struct TaskAccuracy: Sendable, Equatable, Codable {
     public var correctPairs: Int
     /// Detected minus true start of every hit tap, seconds.
     public var timingErrors: [Double]
-    /// True and estimated mean and SD of the latency, seconds (nil where undefined).
+    /// True mean latency of the task, seconds (nil where undefined, as below).
     public var trueLatencyMean: Double?
+    /// True latency SD, seconds.
     public var trueLatencySD: Double?
+    /// Mean latency `tapkit latency` estimated, seconds.
     public var estimatedLatencyMean: Double?
+    /// Latency SD `tapkit latency` estimated, seconds.
     public var estimatedLatencySD: Double?
     /// Mean tap SNR of the task, dB.
     public var meanSNR: Double?
