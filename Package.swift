@@ -14,6 +14,8 @@ let package = Package(
         // System-library shims: a module map and one header each, nothing else.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CJack", pkgConfig: "jack",
+                       providers: [.apt(["libjack-jackd2-dev"])]),
 
         // Analysis layers (see ../shared/DESIGN.md).
         .target(name: "TapAudio", dependencies: ["CSndFile"]),
@@ -25,8 +27,11 @@ let package = Package(
         .target(name: "TapKit", dependencies: [
             "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",
         ]),
+        // Collection.
+        .target(name: "TapCapture", dependencies: ["TapAudio", "TapData", "CJack"]),
+
         .executableTarget(name: "tapkit", dependencies: [
-            "TapKit", "TapSim",
+            "TapKit", "TapSim", "TapCapture",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -37,6 +42,7 @@ let package = Package(
         .testTarget(name: "TapDataTests", dependencies: ["TapData"]),
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit"]),
+        .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "tapkit"]),
     ],
     swiftLanguageModes: [.v6]
 )
