@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
     ],
     targets: [
         // System-library shims: a module map and one header each, nothing else.
@@ -28,7 +29,9 @@ let package = Package(
             "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",
         ]),
         // Collection.
-        .target(name: "TapCapture", dependencies: ["TapAudio", "TapData", "CJack"]),
+        .target(name: "TapCapture", dependencies: [
+            "TapAudio", "TapData", "CJack", .product(name: "Atomics", package: "swift-atomics"),
+        ]),
 
         .executableTarget(name: "tapkit", dependencies: [
             "TapKit", "TapSim", "TapCapture",

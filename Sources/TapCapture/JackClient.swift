@@ -8,7 +8,7 @@ import CJack
 public final class JackClient {
     /// The server's name, or nil for the default server.
     public let serverName: String?
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
 
     /// Connects to the server `serverName` (nil: the default, or `$JACK_DEFAULT_SERVER`).
     public init(name: String = "tapkit", serverName: String? = nil) throws(JackError) {

@@ -2,7 +2,11 @@ import Foundation
 import Testing
 import TapCapture
 
-@Suite(.serialized) struct JackClientTests {
+/// Every test that talks to a JACK server, one at a time: libjack keeps process-wide state,
+/// and clients of several servers alive at once in one process crashed it.
+@Suite(.serialized) struct JackTests {}
+
+extension JackTests {
     @Test func seesTheServersRateAndPeriodAndPorts() throws {
         let server = try JackServerFixture(captureChannels: 2, playbackChannels: 2, rate: 48_000, period: 128)
         let client = try JackClient(serverName: server.name)

@@ -1,0 +1,58 @@
+import Atomics
+
+/// A single-producer, single-consumer ring of samples, for handing audio from the JACK process
+/// callback to a writer thread. Storage is allocated once; `push` and `pop` never allocate,
+/// lock or block, so the producer side is safe on the real-time thread.
+///
+/// The producer owns `writeIndex`, the consumer `readIndex`; each publishes its index with
+/// release ordering and reads the other's with acquire ordering (Lamport's classic
+/// single-producer/single-consumer queue). Indices grow without wrapping; `Int` is 64 bits.
+///
+/// `@unchecked Sendable`: crossing threads is the point; it is safe as long as exactly one
+/// thread pushes and one pops, which is how the capture engine uses it.
+struct SampleRing: @unchecked Sendable {
+    let capacity: Int
+    private let mask: Int
+    private let storage: UnsafeMutablePointer<Float>
+    private let readIndex: UnsafeAtomic<Int>
+    private let writeIndex: UnsafeAtomic<Int>
+
+    /// Makes a ring of at least `minimumCapacity` samples (rounded up to a power of two).
+    init(minimumCapacity: Int) {
+        var size = 1
+        while size < minimumCapacity { size <<= 1 }
+        capacity = size
+        mask = size - 1
+        storage = .allocate(capacity: size)
+        storage.initialize(repeating: 0, count: size)
+        readIndex = .create(0)
+        writeIndex = .create(0)
+    }
+
+    /// Frees the storage. Neither side may use the ring afterwards.
+    func destroy() {
+        storage.deallocate()
+        readIndex.destroy()
+        writeIndex.destroy()
+    }
+
+    /// Producer: appends up to `count` samples; returns how many fitted.
+    func push(_ samples: UnsafePointer<Float>, count: Int) -> Int {
+        let write = writeIndex.load(ordering: .relaxed)
+        let read = readIndex.load(ordering: .acquiring)
+        let accepted = min(count, capacity - (write - read))
+        for offset in 0..<accepted { storage[(write + offset) & mask] = samples[offset] }
+        writeIndex.store(write + accepted, ordering: .releasing)
+        return accepted
+    }
+
+    /// Consumer: takes up to `maximum` samples into `destination`; returns how many.
+    func pop(into destination: UnsafeMutablePointer<Float>, maximum: Int) -> Int {
+        let read = readIndex.load(ordering: .relaxed)
+        let write = writeIndex.load(ordering: .acquiring)
+        let available = min(maximum, write - read)
+        for offset in 0..<available { destination[offset] = storage[(read + offset) & mask] }
+        readIndex.store(read + available, ordering: .releasing)
+        return available
+    }
+}

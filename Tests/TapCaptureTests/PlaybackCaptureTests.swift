@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TapAudio
+import TapCapture
+
+extension JackTests {
+    /// One-sample impulses at known frames.
+    static let clickFrames = [4_800, 12_345, 30_001, 47_999]
+
+    func stimulus(frames: Int) -> [Float] {
+        var samples = [Float](repeating: 0, count: frames)
+        for frame in Self.clickFrames { samples[frame] = 0.5 }
+        return samples
+    }
+
+    func directory() -> String {
+        let path = NSTemporaryDirectory() + "tapcapture-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test(arguments: [64, 128, 256])
+    func recordingIsFrameLockedToPlayback(period: Int) throws {
+        let server = try JackServerFixture(rate: 48_000, period: period)
+        let client = try JackClient(name: "capture", serverName: server.name)
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Route the stimulus straight back into the input. jackd2 hands an input connected to a
+        // single output that output's own buffer, so a client feeding itself reads, in the same
+        // cycle, exactly what it wrote: the graph delay of this route is 0 frames, and every
+        // click must come back at precisely the frame it was played.
+        let report = try PlaybackCapture(client: client).run(
+            stimulus: [stimulus(frames: 48_000)], sampleRate: 48_000, recordingTo: folder + "/take.wav",
+            outputs: ["capture:in_1"], inputs: [], tailFrames: 1_000)
+        #expect(report.recordedFrames == 49_000)
+        #expect(report.droppedFrames == 0)
+        let recording = try Signal(contentsOf: folder + "/take.wav")
+        #expect(recording.frameCount == 49_000)
+        let found = recording.samples.indices.filter { recording.samples[$0] > 0.25 }
+        #expect(found == Self.clickFrames, "clicks recorded at \(found)")
+        // xruns are reported, not failed on: a debug build on a busy machine may miss a cycle.
+        #expect(report.xruns >= 0 && report.cycles >= 49_000 / period)
+    }
+}
