@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "TapDataTests", dependencies: ["TapData"]),
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit"]),
-        .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "tapkit"]),
+        .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "tapkit"]),
     ],
     swiftLanguageModes: [.v6]
 )

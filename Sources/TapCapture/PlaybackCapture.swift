@@ -13,7 +13,9 @@ public struct CaptureReport: Sendable, Equatable {
     public var xruns: Int
     /// Frames the writer thread could not keep up with (lost); 0 in a healthy run.
     public var droppedFrames: Int
-    /// The server's sample rate and period during the run.
+    /// Note-on times from the MIDI input, seconds since playback start (exact to the frame).
+    public var tapTimes: [Double]
+    /// The server's sample rate during the run.
     public var sampleRate: Double
     /// Frames per process cycle.
     public var periodFrames: Int
@@ -54,9 +56,13 @@ public final class PlaybackCapture {
     /// Plays `stimulus` (one array per output channel, equal lengths) to new output ports,
     /// connected to `outputs`, while recording one new input port, connected from `inputs`, to
     /// `recordingPath` (format from its extension). Recording goes on `tailFrames` past the
-    /// stimulus's end. Returns when the run is over and the file is closed.
+    /// stimulus's end. With `midiInputs`, a MIDI input port records note-ons as taps, stamped
+    /// with their frame (cycle start + event offset); with `timestampsPath`, each tap is
+    /// appended to that file (`%f` seconds, one per line) the moment the writer sees it.
+    /// Returns when the run is over and the files are closed.
     public func run(stimulus: [[Float]], sampleRate: Double, recordingTo recordingPath: String,
-                    outputs: [String], inputs: [String], tailFrames: Int = 0) throws -> CaptureReport {
+                    outputs: [String], inputs: [String], midiInputs: [String] = [],
+                    timestampsPath: String? = nil, tailFrames: Int = 0) throws -> CaptureReport {
         let handle = client.handle
         guard sampleRate == client.sampleRate else {
             throw CaptureError.sampleRateMismatch(stimulus: sampleRate, server: client.sampleRate)
@@ -76,9 +82,16 @@ public final class PlaybackCapture {
             throw CaptureError.jack("cannot register input port in_1")
         }
         state.pointee.input = input
+        if !midiInputs.isEmpty || timestampsPath != nil {
+            guard let midi = jack_port_register(handle, "midi_in", "8 bit raw midi", UInt(JackPortIsInput.rawValue), 0) else {
+                throw CaptureError.jack("cannot register MIDI input port midi_in")
+            }
+            state.pointee.midiInput = midi
+        }
         defer {
             for channel in 0..<stimulus.count { if let port = state.pointee.outputs[channel] { jack_port_unregister(handle, port) } }
             jack_port_unregister(handle, input)
+            if let midi = state.pointee.midiInput { jack_port_unregister(handle, midi) }
         }
 
         jack_set_process_callback(handle, captureProcess, UnsafeMutableRawPointer(state))
@@ -97,20 +110,42 @@ public final class PlaybackCapture {
                 throw CaptureError.jack("cannot connect \(source) to \(ownName):in_1")
             }
         }
+        for source in midiInputs {
+            guard jack_connect(handle, source, "\(ownName):midi_in") == 0 else {
+                throw CaptureError.jack("cannot connect \(source) to \(ownName):midi_in")
+            }
+        }
+        let timestamps: FileHandle? = try timestampsPath.map { path in
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw CaptureError.jack("cannot create \(path)")
+            }
+            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        }
+        defer { try? timestamps?.close() }
         // Playback starts at the next cycle after everything is connected.
         state.pointee.started.store(true, ordering: .releasing)
 
         let writer = try AudioFileWriter(path: recordingPath, format: AudioFileFormat(pathExtension: recordingPath) ?? .wav16,
                                          sampleRate: sampleRate, channelCount: 1)
         var buffer = [Float](repeating: 0, count: 8_192)
+        var tapFrames = [Int](repeating: 0, count: 256)
+        var tapTimes: [Double] = []
         var written = 0
         while true {
             let finished = state.pointee.finished.load(ordering: .acquiring)
+            let taps = tapFrames.withUnsafeMutableBufferPointer { state.pointee.taps.pop(into: $0.baseAddress!, maximum: $0.count) }
+            for frame in tapFrames.prefix(taps) {
+                let time = Double(frame) / sampleRate
+                tapTimes.append(time)
+                // Written and flushed as it happens (FileHandle does not buffer): a crash
+                // loses no tap that was already seen.
+                try timestamps?.write(contentsOf: Data((String(format: "%f", time) + "\n").utf8))
+            }
             let count = buffer.withUnsafeMutableBufferPointer { state.pointee.ring.pop(into: $0.baseAddress!, maximum: $0.count) }
             if count > 0 {
                 try buffer.withUnsafeBufferPointer { try writer.write(interleaved: UnsafeBufferPointer(rebasing: $0[0..<count])) }
                 written += count
-            } else if finished {
+            } else if finished && taps == 0 {
                 break
             } else {
                 usleep(2_000)
@@ -119,7 +154,7 @@ public final class PlaybackCapture {
         try writer.close()
         return CaptureReport(recordedFrames: written, cycles: state.pointee.cycles.load(ordering: .relaxed),
                              xruns: state.pointee.xruns.load(ordering: .relaxed),
-                             droppedFrames: state.pointee.dropped.load(ordering: .relaxed),
+                             droppedFrames: state.pointee.dropped.load(ordering: .relaxed), tapTimes: tapTimes,
                              sampleRate: client.sampleRate, periodFrames: client.periodFrames)
     }
 }
@@ -130,11 +165,13 @@ struct CaptureState {
     var outputs: UnsafeMutablePointer<OpaquePointer?>
     var outputCount: Int
     var input: OpaquePointer?
+    var midiInput: OpaquePointer?
     var stimulus: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var stimulusFrames: Int
     var totalFrames: Int
     var position = 0
-    var ring: SampleRing
+    var ring: SPSCRing<Float>
+    var taps: SPSCRing<Int>
     var started: UnsafeAtomic<Bool>
     var finished: UnsafeAtomic<Bool>
     var cycles: UnsafeAtomic<Int>
@@ -153,9 +190,10 @@ struct CaptureState {
             (pointers + channel).initialize(to: copy)
         }
         let state = UnsafeMutablePointer<CaptureState>.allocate(capacity: 1)
-        state.initialize(to: CaptureState(outputs: outputs, outputCount: channels, input: nil, stimulus: pointers,
-                                          stimulusFrames: frames, totalFrames: totalFrames,
-                                          ring: SampleRing(minimumCapacity: ringCapacity), started: .create(false),
+        state.initialize(to: CaptureState(outputs: outputs, outputCount: channels, input: nil, midiInput: nil,
+                                          stimulus: pointers, stimulusFrames: frames, totalFrames: totalFrames,
+                                          ring: SPSCRing(minimumCapacity: ringCapacity, filler: 0),
+                                          taps: SPSCRing(minimumCapacity: 4_096, filler: 0), started: .create(false),
                                           finished: .create(false), cycles: .create(0), xruns: .create(0), dropped: .create(0)))
         return state
     }
@@ -167,6 +205,7 @@ extension UnsafeMutablePointer where Pointee == CaptureState {
         pointee.stimulus.deallocate()
         pointee.outputs.deallocate()
         pointee.ring.destroy()
+        pointee.taps.destroy()
         pointee.started.destroy()
         pointee.finished.destroy()
         pointee.cycles.destroy()
@@ -197,6 +236,15 @@ private let captureProcess: JackProcessCallback = { frames, argument in
     guard running, let port = state.pointee.input, let raw = jack_port_get_buffer(port, frames) else { return 0 }
     let input = UnsafePointer(raw.assumingMemoryBound(to: Float.self))
     let wanted = min(n, state.pointee.totalFrames - position)
+    // Taps from MIDI: a note-on's frame is the cycle's first frame plus the event's offset.
+    if let midi = state.pointee.midiInput, let events = jack_port_get_buffer(midi, frames) {
+        var event = jack_midi_event_t()
+        for index in 0..<jack_midi_get_event_count(events) where jack_midi_event_get(&event, events, index) == 0 {
+            guard event.size >= 3, let bytes = event.buffer,
+                  bytes[0] & 0xF0 == 0x90, bytes[2] > 0, Int(event.time) < wanted else { continue }
+            _ = state.pointee.taps.push(position + Int(event.time))
+        }
+    }
     let accepted = state.pointee.ring.push(input, count: wanted)
     if accepted < wanted { state.pointee.dropped.wrappingIncrement(by: wanted - accepted, ordering: .relaxed) }
     state.pointee.position = position + wanted

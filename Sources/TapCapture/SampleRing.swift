@@ -1,7 +1,7 @@
 import Atomics
 
-/// A single-producer, single-consumer ring of samples, for handing audio from the JACK process
-/// callback to a writer thread. Storage is allocated once; `push` and `pop` never allocate,
+/// A single-producer, single-consumer ring (of samples, or of tap frames), for handing data from
+/// the JACK process callback to a writer thread. Storage is allocated once; `push` and `pop` never allocate,
 /// lock or block, so the producer side is safe on the real-time thread.
 ///
 /// The producer owns `writeIndex`, the consumer `readIndex`; each publishes its index with
@@ -10,34 +10,36 @@ import Atomics
 ///
 /// `@unchecked Sendable`: crossing threads is the point; it is safe as long as exactly one
 /// thread pushes and one pops, which is how the capture engine uses it.
-struct SampleRing: @unchecked Sendable {
+struct SPSCRing<Element>: @unchecked Sendable {
     let capacity: Int
     private let mask: Int
-    private let storage: UnsafeMutablePointer<Float>
+    private let storage: UnsafeMutablePointer<Element>
     private let readIndex: UnsafeAtomic<Int>
     private let writeIndex: UnsafeAtomic<Int>
 
-    /// Makes a ring of at least `minimumCapacity` samples (rounded up to a power of two).
-    init(minimumCapacity: Int) {
+    /// Makes a ring of at least `minimumCapacity` elements (rounded up to a power of two),
+    /// initially holding `filler`.
+    init(minimumCapacity: Int, filler: Element) {
         var size = 1
         while size < minimumCapacity { size <<= 1 }
         capacity = size
         mask = size - 1
         storage = .allocate(capacity: size)
-        storage.initialize(repeating: 0, count: size)
+        storage.initialize(repeating: filler, count: size)
         readIndex = .create(0)
         writeIndex = .create(0)
     }
 
     /// Frees the storage. Neither side may use the ring afterwards.
     func destroy() {
+        storage.deinitialize(count: capacity)
         storage.deallocate()
         readIndex.destroy()
         writeIndex.destroy()
     }
 
-    /// Producer: appends up to `count` samples; returns how many fitted.
-    func push(_ samples: UnsafePointer<Float>, count: Int) -> Int {
+    /// Producer: appends up to `count` elements; returns how many fitted.
+    func push(_ samples: UnsafePointer<Element>, count: Int) -> Int {
         let write = writeIndex.load(ordering: .relaxed)
         let read = readIndex.load(ordering: .acquiring)
         let accepted = min(count, capacity - (write - read))
@@ -46,8 +48,17 @@ struct SampleRing: @unchecked Sendable {
         return accepted
     }
 
-    /// Consumer: takes up to `maximum` samples into `destination`; returns how many.
-    func pop(into destination: UnsafeMutablePointer<Float>, maximum: Int) -> Int {
+    /// Producer: appends one element; false when the ring is full.
+    func push(_ element: Element) -> Bool {
+        let write = writeIndex.load(ordering: .relaxed)
+        guard write - readIndex.load(ordering: .acquiring) < capacity else { return false }
+        storage[write & mask] = element
+        writeIndex.store(write + 1, ordering: .releasing)
+        return true
+    }
+
+    /// Consumer: takes up to `maximum` elements into `destination`; returns how many.
+    func pop(into destination: UnsafeMutablePointer<Element>, maximum: Int) -> Int {
         let read = readIndex.load(ordering: .relaxed)
         let write = writeIndex.load(ordering: .acquiring)
         let available = min(maximum, write - read)

@@ -42,3 +42,27 @@ extension JackTests {
         #expect(report.xruns >= 0 && report.cycles >= 49_000 / period)
     }
 }
+
+extension JackTests {
+    @Test(arguments: [64, 128, 256])
+    func midiTapsAreStampedToTheFrame(period: Int) throws {
+        let server = try JackServerFixture(rate: 48_000, period: period)
+        let participant = try TestParticipant(serverName: server.name)
+        let client = try JackClient(name: "capture", serverName: server.name)
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = try PlaybackCapture(client: client).run(
+            stimulus: [stimulus(frames: 48_000)], sampleRate: 48_000, recordingTo: folder + "/take.wav",
+            outputs: ["participant:in"], inputs: [], midiInputs: ["participant:midi_out"],
+            timestampsPath: folder + "/take.txt", tailFrames: 1_000)
+        _ = participant
+        // The participant hears each click in the cycle it is played and answers at the same
+        // offset; its note reaches the capture client one cycle later (the two clients form a
+        // loop, which JACK closes with one period of delay). So each tap is stamped at the
+        // click's frame plus exactly one period.
+        let expected = Self.clickFrames.map { Double($0 + period) / 48_000 }
+        #expect(report.tapTimes == expected)
+        let written = try String(contentsOfFile: folder + "/take.txt", encoding: .utf8)
+        #expect(written == expected.map { String(format: "%f\n", $0) }.joined())
+    }
+}

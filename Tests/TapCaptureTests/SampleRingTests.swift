@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import TapCapture
 
-@Suite struct SampleRingTests {
+@Suite struct SPSCRingTests {
     @Test func fillsToCapacityThenRefuses() {
-        let ring = SampleRing(minimumCapacity: 100)
+        let ring = SPSCRing<Float>(minimumCapacity: 100, filler: 0)
         defer { ring.destroy() }
         #expect(ring.capacity == 128)
         let data = [Float](repeating: 1, count: 200)
@@ -18,7 +18,7 @@ import Testing
     /// A producer thread pushes a counting sequence in odd-sized chunks while the consumer pops;
     /// every sample arrives once, in order.
     @Test func concurrentProducerAndConsumerKeepOrder() async {
-        let ring = SampleRing(minimumCapacity: 1_024)
+        let ring = SPSCRing<Float>(minimumCapacity: 1_024, filler: 0)
         defer { ring.destroy() }
         let total = 2_000_000
         let producer = Thread {
