@@ -15,6 +15,8 @@ public struct CaptureReport: Sendable, Equatable {
     public var droppedFrames: Int
     /// Note-on times from the MIDI input, seconds since playback start (exact to the frame).
     public var tapTimes: [Double]
+    /// CPU time of each process callback, nanoseconds (monotonic clock), in cycle order.
+    public var callbackNanoseconds: [Int]
     /// The server's sample rate during the run.
     public var sampleRate: Double
     /// Frames per process cycle.
@@ -155,6 +157,8 @@ public final class PlaybackCapture {
         return CaptureReport(recordedFrames: written, cycles: state.pointee.cycles.load(ordering: .relaxed),
                              xruns: state.pointee.xruns.load(ordering: .relaxed),
                              droppedFrames: state.pointee.dropped.load(ordering: .relaxed), tapTimes: tapTimes,
+                             callbackNanoseconds: Array(UnsafeBufferPointer(start: state.pointee.timings,
+                                                                            count: min(state.pointee.timingCount, state.pointee.timingCapacity))),
                              sampleRate: client.sampleRate, periodFrames: client.periodFrames)
     }
 }
@@ -172,6 +176,10 @@ struct CaptureState {
     var position = 0
     var ring: SPSCRing<Float>
     var taps: SPSCRing<Int>
+    /// Callback durations, written by the callback only while running; read after the run.
+    var timings: UnsafeMutablePointer<Int>
+    var timingCapacity: Int
+    var timingCount = 0
     var started: UnsafeAtomic<Bool>
     var finished: UnsafeAtomic<Bool>
     var cycles: UnsafeAtomic<Int>
@@ -189,11 +197,15 @@ struct CaptureState {
             samples.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: frames) }
             (pointers + channel).initialize(to: copy)
         }
+        let timingCapacity = totalFrames / 16 + 1_024   // enough cycles down to a 16-frame period
+        let timings = UnsafeMutablePointer<Int>.allocate(capacity: timingCapacity)
+        timings.initialize(repeating: 0, count: timingCapacity)
         let state = UnsafeMutablePointer<CaptureState>.allocate(capacity: 1)
         state.initialize(to: CaptureState(outputs: outputs, outputCount: channels, input: nil, midiInput: nil,
                                           stimulus: pointers, stimulusFrames: frames, totalFrames: totalFrames,
                                           ring: SPSCRing(minimumCapacity: ringCapacity, filler: 0),
-                                          taps: SPSCRing(minimumCapacity: 4_096, filler: 0), started: .create(false),
+                                          taps: SPSCRing(minimumCapacity: 4_096, filler: 0),
+                                          timings: timings, timingCapacity: timingCapacity, started: .create(false),
                                           finished: .create(false), cycles: .create(0), xruns: .create(0), dropped: .create(0)))
         return state
     }
@@ -203,6 +215,7 @@ extension UnsafeMutablePointer where Pointee == CaptureState {
     func destroy() {
         for channel in 0..<pointee.outputCount { pointee.stimulus[channel].deallocate() }
         pointee.stimulus.deallocate()
+        pointee.timings.deallocate()
         pointee.outputs.deallocate()
         pointee.ring.destroy()
         pointee.taps.destroy()
@@ -220,6 +233,8 @@ extension UnsafeMutablePointer where Pointee == CaptureState {
 private let captureProcess: JackProcessCallback = { frames, argument in
     guard let argument else { return 0 }
     let state = argument.assumingMemoryBound(to: CaptureState.self)
+    var begin = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &begin)
     let n = Int(frames)
     let running = state.pointee.started.load(ordering: .acquiring) && !state.pointee.finished.load(ordering: .relaxed)
     let position = state.pointee.position
@@ -249,6 +264,12 @@ private let captureProcess: JackProcessCallback = { frames, argument in
     if accepted < wanted { state.pointee.dropped.wrappingIncrement(by: wanted - accepted, ordering: .relaxed) }
     state.pointee.position = position + wanted
     state.pointee.cycles.wrappingIncrement(ordering: .relaxed)
+    var end = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &end)
+    if state.pointee.timingCount < state.pointee.timingCapacity {
+        state.pointee.timings[state.pointee.timingCount] = (end.tv_sec - begin.tv_sec) * 1_000_000_000 + (end.tv_nsec - begin.tv_nsec)
+        state.pointee.timingCount += 1
+    }
     if state.pointee.position >= state.pointee.totalFrames { state.pointee.finished.store(true, ordering: .releasing) }
     return 0
 }
