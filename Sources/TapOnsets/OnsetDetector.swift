@@ -21,13 +21,10 @@ public struct OnsetDetector: Sendable {
     /// Its parameters.
     public let configuration: OnsetDetectorConfiguration
 
-    // Derived sizes, in samples or hops.
+    // Derived sizes, in samples or hops (shared by all trackers).
     private let hop: Int
     private let windowHops: Int
     private let lookaheadHops: Int
-    private let confirmHops: Int
-    private let searchSamples: Int
-    private let refractorySamples: Int
 
     // Stage 1–2: filtering and short-time power.
     private var filter: HighPassFilter?
@@ -45,17 +42,25 @@ public struct OnsetDetector: Sendable {
     private var hopsSeen = 0
     private var floor: SlidingQuantile
 
-    // Stage 4: event state, evaluated `lookaheadHops` behind the newest hop.
+    // Stage 4: one event tracker per threshold setting, over the same power and floor, each
+    // evaluated `lookaheadHops` behind the newest hop.
     private enum EventState: Sendable {
         case idle
         case rising(searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double)
         case decaying(minimumHop: Int, minimumDB: Double, peakDB: Double)
     }
-    private var state = EventState.idle
-    /// No start may be placed before this sample (the previous onset's peak).
-    private var earliestStart = 0
-    /// Frame of the last onset reported (for the refractory period).
-    private var lastOnsetFrame = Int.min / 2
+    private struct Tracker: Sendable {
+        let configuration: OnsetDetectorConfiguration
+        let confirmHops: Int
+        let searchSamples: Int
+        let refractorySamples: Int
+        var state = EventState.idle
+        /// No start may be placed before this sample (the previous onset's peak).
+        var earliestStart = 0
+        /// Frame of the last onset reported (for the refractory period).
+        var lastOnsetFrame = Int.min / 2
+    }
+    private var trackers: [Tracker]
 
     /// Creates a detector for audio at `sampleRate`.
     public init(sampleRate: Double, configuration: OnsetDetectorConfiguration = .standard) {
@@ -69,15 +74,35 @@ public struct OnsetDetector: Sendable {
     /// `configuration.highPassCutoff` (when another stage, bleed cancellation, works on the
     /// filtered signal first).
     init(sampleRate: Double, configuration: OnsetDetectorConfiguration, input: Input) {
+        self.init(sampleRate: sampleRate, configurations: [configuration], input: input)
+    }
+
+    /// A detector that runs one event tracker per configuration over one filter, power
+    /// envelope and noise floor (the configurations must agree on those; they may differ in
+    /// thresholds, release, retrigger, confirmation, search and refractory settings). Onsets
+    /// come out per configuration, through ``process(_:into:)-(_,[[Onset]])``.
+    init(sampleRate: Double, configurations: [OnsetDetectorConfiguration], input: Input) {
+        let configuration = configurations[0]
+        for other in configurations {
+            precondition(other.highPassCutoff == configuration.highPassCutoff && other.hopDuration == configuration.hopDuration
+                         && other.windowDuration == configuration.windowDuration
+                         && other.noiseWindowDuration == configuration.noiseWindowDuration
+                         && other.noiseQuantile == configuration.noiseQuantile, "trackers must share the power envelope")
+        }
         self.sampleRate = sampleRate
         self.configuration = configuration
         hop = max(1, Int((configuration.hopDuration * sampleRate).rounded()))
         hopCountdown = hop
         windowHops = max(1, Int((configuration.windowDuration / configuration.hopDuration).rounded()))
         lookaheadHops = max(1, Int((configuration.noiseWindowDuration / 2 * sampleRate / Double(hop)).rounded()))
-        confirmHops = max(1, Int((configuration.peakConfirmDuration * sampleRate / Double(hop)).rounded()))
-        searchSamples = Int((configuration.startSearchDuration * sampleRate).rounded())
-        refractorySamples = Int((configuration.refractoryPeriod * sampleRate).rounded())
+        let hop = self.hop
+        trackers = configurations.map { c in
+            Tracker(configuration: c, confirmHops: max(1, Int((c.peakConfirmDuration * sampleRate / Double(hop)).rounded())),
+                    searchSamples: Int((c.startSearchDuration * sampleRate).rounded()),
+                    refractorySamples: Int((c.refractoryPeriod * sampleRate).rounded()))
+        }
+        let confirmHops = trackers.map(\.confirmHops).max()!
+        let searchSamples = trackers.map(\.searchSamples).max()!
         filter = input == .raw ? HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: sampleRate) : nil
         // History must reach back past the lookahead, a long event and the start search.
         let historyNeeded = (lookaheadHops + 4 * confirmHops + windowHops) * hop + searchSamples + 4 * Int(sampleRate * 0.05)
@@ -93,6 +118,14 @@ public struct OnsetDetector: Sendable {
 
     /// Feeds the next block of mono samples; appends every onset that became certain.
     public mutating func process(_ block: UnsafeBufferPointer<Float>, into onsets: inout [Onset]) {
+        var perTracker = [onsets]
+        onsets = []   // so perTracker[0] owns its buffer and appends do not copy it
+        process(block, into: &perTracker)
+        onsets = perTracker[0]
+    }
+
+    /// Feeds the next block; appends each tracker's certain onsets to its own list.
+    mutating func process(_ block: UnsafeBufferPointer<Float>, into onsets: inout [[Onset]]) {
         var index = 0
         while index < block.count {
             // Up to the end of the current hop in a tight loop, then the per-hop work.
@@ -128,6 +161,14 @@ public struct OnsetDetector: Sendable {
 
     /// Ends the stream: decides the remaining hops and appends their onsets.
     public mutating func finish(into onsets: inout [Onset]) {
+        var perTracker = [onsets]
+        onsets = []
+        finish(into: &perTracker)
+        onsets = perTracker[0]
+    }
+
+    /// Ends the stream for every tracker.
+    mutating func finish(into onsets: inout [[Onset]]) {
         // Remaining hops have a one-sided noise window: shrink it by removing old values.
         let lastHop = hopsSeen - 1
         var decided = hopsSeen - lookaheadHops
@@ -139,13 +180,17 @@ public struct OnsetDetector: Sendable {
             }
             decided += 1
         }
-        if case .rising(let searchStart, let peakHop, let peakDB, let peakSNR) = state {
-            emit(searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
+        for index in trackers.indices {
+            var tracker = trackers[index]
+            if case .rising(let searchStart, let peakHop, let peakDB, let peakSNR) = tracker.state {
+                emit(&tracker, searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets[index])
+            }
+            tracker.state = .idle
+            trackers[index] = tracker
         }
-        state = .idle
     }
 
-    private mutating func finishHop(into onsets: inout [Onset]) {
+    private mutating func finishHop(into onsets: inout [[Onset]]) {
         let slot = hopsSeen % windowHops
         windowEnergy += hopEnergy - hopEnergies[slot]
         hopEnergies[slot] = hopEnergy
@@ -163,44 +208,56 @@ public struct OnsetDetector: Sendable {
         if decided >= 0 { decide(hop: decided, into: &onsets) }
     }
 
-    /// Runs the event state machine for one hop whose centred noise window is complete.
-    private mutating func decide(hop k: Int, into onsets: inout [Onset]) {
+    /// Runs every tracker's event state machine for one hop whose centred noise window is
+    /// complete.
+    private mutating func decide(hop k: Int, into onsets: inout [[Onset]]) {
         let level = powerDB[k & powerMask]
-        let floorDB = max(floor.value() ?? configuration.absoluteFloorDB, configuration.absoluteFloorDB)
+        let median = floor.value()
+        for index in trackers.indices {
+            var tracker = trackers[index]
+            decide(&tracker, hop: k, level: level, median: median, into: &onsets[index])
+            trackers[index] = tracker
+        }
+    }
+
+    private mutating func decide(_ tracker: inout Tracker, hop k: Int, level: Double, median: Double?,
+                                 into onsets: inout [Onset]) {
+        let configuration = tracker.configuration
+        let floorDB = max(median ?? configuration.absoluteFloorDB, configuration.absoluteFloorDB)
         let snr = level - floorDB
-        switch state {
+        switch tracker.state {
         case .idle:
             // A quiet tap can dip under the release level and come back within milliseconds:
             // still the same tap, so no new event inside the refractory period.
-            if snr >= configuration.thresholdDB && isPastRefractory(hop: k, eventStart: nil) {
+            if snr >= configuration.thresholdDB && isPastRefractory(tracker, hop: k, eventStart: nil) {
                 // The window of hop k reaches back `windowHops` hops; search before that.
                 let windowStart = (k + 1 - windowHops) * hop
-                state = .rising(searchStart: windowStart - searchSamples, peakHop: k, peakDB: level, peakSNR: snr)
+                tracker.state = .rising(searchStart: windowStart - tracker.searchSamples, peakHop: k, peakDB: level, peakSNR: snr)
             }
         case .rising(let searchStart, let peakHop, let peakDB, let peakSNR):
-            if k - peakHop >= windowHops && level > peakDB && isFastRise(at: k) && isPastRefractory(hop: k, eventStart: searchStart)
-                && snr >= configuration.thresholdDB {
+            if k - peakHop >= windowHops && level > peakDB && isFastRise(at: k, rise: configuration.retriggerRiseDB)
+                && isPastRefractory(tracker, hop: k, eventStart: searchStart) && snr >= configuration.thresholdDB {
                 // A second transient on an event that had already peaked (a tap right after
                 // a click): the first keeps its own onset, the second starts a new event.
-                emit(searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
-                state = .rising(searchStart: (k + 1 - 2 * windowHops) * hop, peakHop: k, peakDB: level, peakSNR: snr)
+                emit(&tracker, searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
+                tracker.state = .rising(searchStart: (k + 1 - 2 * windowHops) * hop, peakHop: k, peakDB: level, peakSNR: snr)
             } else if level > peakDB {
-                state = .rising(searchStart: searchStart, peakHop: k, peakDB: level, peakSNR: snr)
-            } else if k - peakHop >= confirmHops || snr < configuration.releaseDB {
-                emit(searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
-                state = snr < configuration.releaseDB ? .idle : .decaying(minimumHop: k, minimumDB: level, peakDB: peakDB)
+                tracker.state = .rising(searchStart: searchStart, peakHop: k, peakDB: level, peakSNR: snr)
+            } else if k - peakHop >= tracker.confirmHops || snr < configuration.releaseDB {
+                emit(&tracker, searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
+                tracker.state = snr < configuration.releaseDB ? .idle : .decaying(minimumHop: k, minimumDB: level, peakDB: peakDB)
             }
         case .decaying(let minimumHop, let minimumDB, let previousPeakDB):
             if snr < configuration.releaseDB {
-                state = .idle
+                tracker.state = .idle
             } else if level < minimumDB {
-                state = .decaying(minimumHop: k, minimumDB: level, peakDB: previousPeakDB)
-            } else if level - minimumDB >= configuration.retriggerRiseDB && isFastRise(at: k)
-                        && isPastRefractory(hop: k, eventStart: nil)
+                tracker.state = .decaying(minimumHop: k, minimumDB: level, peakDB: previousPeakDB)
+            } else if level - minimumDB >= configuration.retriggerRiseDB && isFastRise(at: k, rise: configuration.retriggerRiseDB)
+                        && isPastRefractory(tracker, hop: k, eventStart: nil)
                         && level > previousPeakDB - configuration.retriggerRiseDB && snr >= configuration.thresholdDB {
                 // A new sound on the tail of the previous one: search from the trough's window.
                 let troughWindowStart = (minimumHop + 1 - windowHops) * hop
-                state = .rising(searchStart: troughWindowStart, peakHop: k, peakDB: level, peakSNR: snr)
+                tracker.state = .rising(searchStart: troughWindowStart, peakHop: k, peakDB: level, peakSNR: snr)
             }
         }
     }
@@ -208,36 +265,36 @@ public struct OnsetDetector: Sendable {
     /// Whether a new onset at hop `k` is far enough from the last onset (and from the start of
     /// the current event): a tap's contact click and the build-up of its resonances must not
     /// count as two taps.
-    private func isPastRefractory(hop k: Int, eventStart: Int?) -> Bool {
+    private func isPastRefractory(_ tracker: Tracker, hop k: Int, eventStart: Int?) -> Bool {
         let windowStart = (k + 1 - windowHops) * hop
-        let reference = max(lastOnsetFrame, (eventStart ?? Int.min) &+ searchSamples)
-        return windowStart - reference >= refractorySamples
+        let reference = max(tracker.lastOnsetFrame, (eventStart ?? Int.min) &+ tracker.searchSamples)
+        return windowStart - reference >= tracker.refractorySamples
     }
 
     /// Whether the power at hop `k` rose by `retriggerRiseDB` within one window length: a new
     /// transient, not the slow beating of a decaying resonance.
-    private func isFastRise(at k: Int) -> Bool {
+    private func isFastRise(at k: Int, rise: Double) -> Bool {
         guard k >= windowHops else { return false }
-        return powerDB[k & powerMask] - powerDB[(k - windowHops) & powerMask] >= configuration.retriggerRiseDB
+        return powerDB[k & powerMask] - powerDB[(k - windowHops) & powerMask] >= rise
     }
 
-    private mutating func emit(searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double,
-                               into onsets: inout [Onset]) {
+    private func emit(_ tracker: inout Tracker, searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double,
+                      into onsets: inout [Onset]) {
         let end = min((peakHop + 1) * hop, samplesSeen)
-        if Double(end) < configuration.settleDuration * sampleRate { return }
+        if Double(end) < tracker.configuration.settleDuration * sampleRate { return }
         let oldestKept = samplesSeen - history.count
-        let start = max(searchStart, earliestStart, oldestKept, 0)
+        let start = max(searchStart, tracker.earliestStart, oldestKept, 0)
         guard end > start else { return }
         var stretch = [Float](repeating: 0, count: end - start)
         for index in start..<end { stretch[index - start] = history[index & historyMask] }
-        earliestStart = end
+        tracker.earliestStart = end
         let peakTime = (Double(end) - Double(windowHops * hop) / 2) / sampleRate
         let offset = stretch.withUnsafeBufferPointer { StartPicker.pick($0) }
         let frame = start + offset
         // A start picked inside the previous onset's refractory period is that tap again
         // (a quiet tap's power can dip under the release level and come back).
-        guard frame - lastOnsetFrame >= refractorySamples else { return }
-        lastOnsetFrame = frame
+        guard frame - tracker.lastOnsetFrame >= tracker.refractorySamples else { return }
+        tracker.lastOnsetFrame = frame
         onsets.append(Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
                             strength: peakDB, snrDB: peakSNR))
     }

@@ -107,19 +107,19 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     // Pass 1: the onsets, and (more sensitive) the probe onsets in which clicks are sought,
     // both from one high-passed stream.
     var filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
-    var detectors = [OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed)]
-    if bleed != .keep { detectors.append(OnsetDetector(sampleRate: rate, configuration: configuration.clickProbe, input: .highPassed)) }
-    var found = [[Onset]](repeating: [], count: detectors.count)
+    // One power envelope and noise floor, two event trackers (tap and click thresholds).
+    var detector = OnsetDetector(sampleRate: rate, configurations: bleed == .keep ? [configuration] : [configuration, configuration.clickProbe],
+                                 input: .highPassed)
+    var found = [[Onset]](repeating: [], count: bleed == .keep ? 1 : 2)
     var filtered = [Float](repeating: 0, count: 65_536)
     try source.forEachBlock { block in
         if filtered.count < block.count { filtered = [Float](repeating: 0, count: block.count) }
         filtered.withUnsafeMutableBufferPointer { filter.process(block, into: $0.baseAddress!) }
         filtered.withUnsafeBufferPointer { buffer in
-            let part = UnsafeBufferPointer(rebasing: buffer[0..<block.count])
-            for index in detectors.indices { detectors[index].process(part, into: &found[index]) }
+            detector.process(UnsafeBufferPointer(rebasing: buffer[0..<block.count]), into: &found)
         }
     }
-    for index in detectors.indices { detectors[index].finish(into: &found[index]) }
+    detector.finish(into: &found)
     let first = found[0]
     guard bleed != .keep else { return TapOnsetDetection(onsets: first, stimulusOnsets: [], cancelledClicks: 0) }
     let probe = found[1]
@@ -149,7 +149,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
 
     // Pass 2: high-pass, subtract the clicks, detect again.
     filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
-    var detector = OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed)
+    detector = OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed)
     var canceller = BleedCanceller(template: template, sampleRate: rate)
     var onsets: [Onset] = []
     try source.forEachBlock { block in
