@@ -38,14 +38,16 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Helpers shared by the test targets (seeded generator, running the CLI).
+        .target(name: "TapTestSupport", path: "Tests/TapTestSupport"),
         .testTarget(name: "TapAudioTests", dependencies: ["TapAudio"]),
-        .testTarget(name: "TapStatisticsTests", dependencies: ["TapStatistics"]),
-        .testTarget(name: "TapMatchingTests", dependencies: ["TapMatching"]),
+        .testTarget(name: "TapStatisticsTests", dependencies: ["TapStatistics", "TapTestSupport"]),
+        .testTarget(name: "TapMatchingTests", dependencies: ["TapMatching", "TapTestSupport"]),
         .testTarget(name: "TapOnsetsTests", dependencies: ["TapOnsets", "TapSim"]),
         .testTarget(name: "TapDataTests", dependencies: ["TapData"]),
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
-        .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit"]),
-        .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "tapkit"]),
+        .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "tapkit", "TapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

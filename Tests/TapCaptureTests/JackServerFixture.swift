@@ -1,5 +1,6 @@
 import Foundation
 import TapCapture
+import TapTestSupport
 
 /// A real `jackd` with the dummy driver (no sound card), under a unique server name, for the
 /// length of a test. It is started through `setpriv --pdeathsig KILL`, so the kernel kills it
@@ -30,22 +31,4 @@ final class JackServerFixture {
         process.terminate()
         process.waitUntilExit()
     }
-}
-
-/// Runs the `tapkit` binary built beside the tests.
-func runTapKit(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tapkit")
-    let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".build/debug/tapkit")
-    let process = Process()
-    process.executableURL = FileManager.default.isExecutableFile(atPath: binary.path) ? binary : fallback
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
 }

@@ -1,3 +1,4 @@
+import TapTestSupport
 import Foundation
 import Testing
 import TapKit

@@ -1,3 +1,4 @@
+import TapTestSupport
 import Testing
 @testable import TapMatching
 

@@ -1,4 +1,5 @@
 import Foundation
+import TapTestSupport
 import TapMatching
 
 /// How a simulated tapping session is generated.
