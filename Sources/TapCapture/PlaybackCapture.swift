@@ -5,6 +5,9 @@ import TapAudio
 
 /// What one playback-capture run did.
 public struct CaptureReport: Sendable, Equatable {
+    /// True when the run reached its end; false when it was stopped (``PlaybackCapture/stop()``)
+    /// or the JACK server went away. The files hold everything captured until then either way.
+    public var completed: Bool
     /// Frames written to the recording (every cycle from the first to the end of the run).
     public var recordedFrames: Int
     /// Process cycles the run took.
@@ -47,12 +50,23 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
 /// port handles, a lock-free ring): no allocation, lock, I/O or reference counting. A writer
 /// on the calling thread drains the ring into the audio file, whose header is rewritten as it
 /// grows, so the file is valid at every moment.
-public final class PlaybackCapture {
+public final class PlaybackCapture: @unchecked Sendable {  // `stop()` may come from any thread; `active` is locked
     private let client: JackClient
+    private let active = NSLock()
+    private var activeState: UnsafeMutablePointer<CaptureState>?
 
     /// Prepares a run on `client`'s server.
     public init(client: JackClient) {
         self.client = client
+    }
+
+    /// Ends the current run at the next process cycle, from any thread (a signal handler's
+    /// dispatch source, a user's key). `run` then finishes writing and returns with
+    /// `completed == false`.
+    public func stop() {
+        active.lock()
+        defer { active.unlock() }
+        activeState?.pointee.stopRequested.store(true, ordering: .releasing)
     }
 
     /// Plays `stimulus` (one array per output channel, equal lengths) to new output ports,
@@ -71,7 +85,15 @@ public final class PlaybackCapture {
         }
         let state = CaptureState.make(stimulus: stimulus, totalFrames: (stimulus.first?.count ?? 0) + tailFrames,
                                       ringCapacity: Int(sampleRate) * 4)
-        defer { state.destroy() }
+        active.lock()
+        activeState = state
+        active.unlock()
+        defer {
+            active.lock()
+            activeState = nil
+            active.unlock()
+            state.destroy()
+        }
 
         for channel in 0..<stimulus.count {
             guard let port = jack_port_register(handle, "out_\(channel + 1)", "32 bit float mono audio",
@@ -98,6 +120,7 @@ public final class PlaybackCapture {
 
         jack_set_process_callback(handle, captureProcess, UnsafeMutableRawPointer(state))
         jack_set_xrun_callback(handle, captureXrun, UnsafeMutableRawPointer(state))
+        jack_on_shutdown(handle, captureShutdown, UnsafeMutableRawPointer(state))
         guard jack_activate(handle) == 0 else { throw CaptureError.jack("cannot activate the client") }
         defer { jack_deactivate(handle) }
 
@@ -154,7 +177,7 @@ public final class PlaybackCapture {
             }
         }
         try writer.close()
-        return CaptureReport(recordedFrames: written, cycles: state.pointee.cycles.load(ordering: .relaxed),
+        return CaptureReport(completed: state.pointee.position >= state.pointee.totalFrames, recordedFrames: written, cycles: state.pointee.cycles.load(ordering: .relaxed),
                              xruns: state.pointee.xruns.load(ordering: .relaxed),
                              droppedFrames: state.pointee.dropped.load(ordering: .relaxed), tapTimes: tapTimes,
                              callbackNanoseconds: Array(UnsafeBufferPointer(start: state.pointee.timings,
@@ -181,6 +204,7 @@ struct CaptureState {
     var timingCapacity: Int
     var timingCount = 0
     var started: UnsafeAtomic<Bool>
+    var stopRequested: UnsafeAtomic<Bool>
     var finished: UnsafeAtomic<Bool>
     var cycles: UnsafeAtomic<Int>
     var xruns: UnsafeAtomic<Int>
@@ -206,6 +230,7 @@ struct CaptureState {
                                           ring: SPSCRing(minimumCapacity: ringCapacity, filler: 0),
                                           taps: SPSCRing(minimumCapacity: 4_096, filler: 0),
                                           timings: timings, timingCapacity: timingCapacity, started: .create(false),
+                                          stopRequested: .create(false),
                                           finished: .create(false), cycles: .create(0), xruns: .create(0), dropped: .create(0)))
         return state
     }
@@ -220,6 +245,7 @@ extension UnsafeMutablePointer where Pointee == CaptureState {
         pointee.ring.destroy()
         pointee.taps.destroy()
         pointee.started.destroy()
+        pointee.stopRequested.destroy()
         pointee.finished.destroy()
         pointee.cycles.destroy()
         pointee.xruns.destroy()
@@ -236,6 +262,9 @@ private let captureProcess: JackProcessCallback = { frames, argument in
     var begin = timespec()
     clock_gettime(CLOCK_MONOTONIC, &begin)
     let n = Int(frames)
+    if state.pointee.stopRequested.load(ordering: .acquiring) && !state.pointee.finished.load(ordering: .relaxed) {
+        state.pointee.finished.store(true, ordering: .releasing)
+    }
     let running = state.pointee.started.load(ordering: .acquiring) && !state.pointee.finished.load(ordering: .relaxed)
     let position = state.pointee.position
     for channel in 0..<state.pointee.outputCount {
@@ -272,6 +301,11 @@ private let captureProcess: JackProcessCallback = { frames, argument in
     }
     if state.pointee.position >= state.pointee.totalFrames { state.pointee.finished.store(true, ordering: .releasing) }
     return 0
+}
+
+/// The server went away: end the run; the writer closes the files with what it has.
+private let captureShutdown: JackShutdownCallback = { argument in
+    argument?.assumingMemoryBound(to: CaptureState.self).pointee.finished.store(true, ordering: .releasing)
 }
 
 private let captureXrun: JackXRunCallback = { argument in

@@ -27,8 +27,12 @@ final class JackServerFixture {
         throw JackError.serverNotRunning(server: name)
     }
 
-    deinit {
+    /// Stops the server now (as if it crashed under the client).
+    func kill() {
+        guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
     }
+
+    deinit { kill() }
 }
