@@ -267,15 +267,14 @@ private let captureProcess: JackProcessCallback = { frames, argument in
     }
     let running = state.pointee.started.load(ordering: .acquiring) && !state.pointee.finished.load(ordering: .relaxed)
     let position = state.pointee.position
+    // Frames of stimulus left for this cycle; the rest of the buffer is silence.
+    let playing = running ? max(0, min(n, state.pointee.stimulusFrames - position)) : 0
     for channel in 0..<state.pointee.outputCount {
         guard let port = state.pointee.outputs[channel],
               let raw = jack_port_get_buffer(port, frames) else { continue }
         let out = raw.assumingMemoryBound(to: Float.self)
-        let source = state.pointee.stimulus[channel]
-        for frame in 0..<n {
-            let index = position + frame
-            out[frame] = running && index < state.pointee.stimulusFrames ? source[index] : 0
-        }
+        if playing > 0 { out.update(from: state.pointee.stimulus[channel] + position, count: playing) }
+        if playing < n { (out + playing).update(repeating: 0, count: n - playing) }
     }
     guard running, let port = state.pointee.input, let raw = jack_port_get_buffer(port, frames) else { return 0 }
     let input = UnsafePointer(raw.assumingMemoryBound(to: Float.self))

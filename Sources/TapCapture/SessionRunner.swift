@@ -91,23 +91,10 @@ public struct TaskSidecar: Sendable, Codable, Equatable {
 /// TapKit's version, written into sidecars.
 public let tapkitVersion = "0.1.0"
 
-/// The order in which a user hears the tracks: list order, or a Fisher–Yates shuffle driven by
-/// SplitMix64 seeded with the user id, so the same user always gets the same order.
+/// The order in which a user hears the tracks: list order, or a shuffle seeded with the user
+/// id (``shuffledPlayOrder(count:seed:)``), so the same user always gets the same order.
 public func playOrder(trackCount: Int, user: Int, randomize: Bool) -> [Int] {
-    var order = Array(0..<trackCount)
-    guard randomize, trackCount > 1 else { return order }
-    var state = UInt64(bitPattern: Int64(user)) &+ 0x5441_504B_4954  // "TAPKIT"
-    func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    for index in stride(from: trackCount - 1, to: 0, by: -1) {
-        order.swapAt(index, Int(next() % UInt64(index + 1)))
-    }
-    return order
+    randomize ? shuffledPlayOrder(count: trackCount, seed: UInt64(bitPattern: Int64(user))) : Array(0..<trackCount)
 }
 
 /// Runs a session: for each track in play order, waits for `beforeTask` (the participant's go),

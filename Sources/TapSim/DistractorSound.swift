@@ -71,13 +71,7 @@ struct DistractorSound: Sendable {
                                             decay: thump.decay, amplitude: thump.amplitude,
                                             phase: thump.phase, sampleRate: sampleRate)
                 }
-                let burstFrames = burstDuration * sampleRate
-                var n = 0
-                while Double(n) < burstFrames && n < count {
-                    let fall = 1 - Double(n) / burstFrames
-                    out[n] += burstGain * fall * fall * noise.nextGaussian()
-                    n += 1
-                }
+                Synthesis.addNoiseBurst(into: out, count: count, frames: burstDuration * sampleRate, gain: burstGain, noise: &noise)
                 Synthesis.applyRaisedCosineAttack(to: out, attackFrames: attack * sampleRate)
             case .cough:
                 var low = Biquad(bandPass: formants[0].frequency, q: formants[0].q,

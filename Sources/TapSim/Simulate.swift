@@ -1,3 +1,4 @@
+import TapData
 /// Simulates one task: a participant tapping along to a metronome while the phone records the
 /// microphone and logs touches.
 ///
@@ -71,16 +72,10 @@ public func simulateSession(users: Int, tasksPerUser: Int,
     return tasks
 }
 
-/// The order in which `user` played the tracks: a seeded Fisher–Yates shuffle of
+/// The order in which `user` played the tracks: ``shuffledPlayOrder(count:seed:)`` of
 /// `0..<tasksPerUser` (element i is the 0-based index of the track played i-th, i.e.
 /// track number − 1). Depends only on `(seed, user, tasksPerUser)`.
 public func playOrder(user: Int, tasksPerUser: Int, seed: UInt64) -> [Int] {
-    guard tasksPerUser > 0 else { return [] }
-    var generator = SeededGenerator(seed: seed, labels: SeedDomain.playOrder.rawValue,
-                                    UInt64(bitPattern: Int64(user)))
-    var order = Array(0..<tasksPerUser)
-    for i in stride(from: tasksPerUser - 1, to: 0, by: -1) {
-        order.swapAt(i, generator.nextInt(below: i + 1))
-    }
-    return order
+    shuffledPlayOrder(count: tasksPerUser, seed: SeededGenerator.derivedSeed(
+        seed, [SeedDomain.playOrder.rawValue, UInt64(bitPattern: Int64(user))]))
 }

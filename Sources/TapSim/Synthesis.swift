@@ -36,6 +36,18 @@ enum Synthesis {
     }
 
     /// Multiplies the start of `out` by a raised-cosine rise (1 − cos πx)/2 over `attackFrames`.
+    /// Adds a contact-noise burst: Gaussian noise under a quadratic fall from `gain` to zero
+    /// over `frames` (fractional) frames — the broadband click that starts a tap or a knock.
+    static func addNoiseBurst(into out: UnsafeMutableBufferPointer<Double>, count: Int, frames: Double,
+                              gain: Double, noise: inout SeededGenerator) {
+        var n = 0
+        while Double(n) < frames && n < count {
+            let fall = 1 - Double(n) / frames
+            out[n] += gain * fall * fall * noise.nextGaussian()
+            n += 1
+        }
+    }
+
     static func applyRaisedCosineAttack(to out: UnsafeMutableBufferPointer<Double>,
                                         attackFrames: Double) {
         applyAttack(to: out, attackFrames: attackFrames, blend: 0)

@@ -102,13 +102,7 @@ struct TapSound: Sendable {
                                         phase: resonance.phase, sampleRate: sampleRate)
             }
             var noise = SeededGenerator(seed: noiseSeed)
-            let burstFrames = burstDuration * sampleRate
-            var n = 0
-            while Double(n) < burstFrames && n < count {
-                let fall = 1 - Double(n) / burstFrames
-                out[n] += burstGain * fall * fall * noise.nextGaussian()
-                n += 1
-            }
+            Synthesis.addNoiseBurst(into: out, count: count, frames: burstDuration * sampleRate, gain: burstGain, noise: &noise)
             Synthesis.applyAttack(to: out, attackFrames: attack * sampleRate, blend: attackBlend)
         }
         return count

@@ -28,6 +28,11 @@ struct OnsetOptions: ParsableArguments {
         return configuration
     }
 
+    /// The latency pipeline's options from these flags.
+    func latencyOptions() throws -> LatencyAnalysisOptions {
+        LatencyAnalysisOptions(onsetDetection: try detectorConfiguration(), channel: try channelSelection(), bleed: bleed)
+    }
+
     func channelSelection() throws -> ChannelSelection {
         if channel == "mix" { return .mix }
         guard let number = Int(channel), number >= 1 else {

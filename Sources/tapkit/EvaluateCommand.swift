@@ -30,8 +30,7 @@ struct EvaluateCommand: ParsableCommand {
             printError("error: \(folder)/\(SimulationTruthDocument.fileName): cannot read the simulation truth (\(error.localizedDescription)); evaluate needs a folder written by `tapkit simulate`")
             throw ExitCode(1)
         }
-        let options = LatencyAnalysisOptions(onsetDetection: try onsetOptions.detectorConfiguration(),
-                                             channel: try onsetOptions.channelSelection(), bleed: onsetOptions.bleed)
+        let options = try onsetOptions.latencyOptions()
         let report = try analyzeLatency(folder: folder, options: options, jobs: jobs)
         for failure in report.failures { printError("error: \(failure)") }
         let accuracies = report.tasks.compactMap { task in

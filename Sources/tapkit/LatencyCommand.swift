@@ -32,8 +32,7 @@ struct LatencyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = LatencyAnalysisOptions(onsetDetection: try onsetOptions.detectorConfiguration(),
-                                             channel: try onsetOptions.channelSelection(), bleed: onsetOptions.bleed)
+        let options = try onsetOptions.latencyOptions()
         let progress = ProgressLine("analysing tasks")
         let report: FolderLatencyReport
         do {

@@ -9,6 +9,16 @@ import TapSim
 /// The thresholds are those this version reaches with a margin, so that a regression fails.
 /// Docs/accuracy.md lists the measured figures next to the targets.
 @Suite struct AccuracyTests {
+    /// The SNRs of the suite's audible taps, dB.
+    static let tapSNRs: [Double] = {
+        var configuration = SimulationConfiguration.tapIt
+        configuration.taskDuration = 15
+        configuration.channels = 1
+        return (1...5).flatMap { user in (1...6).flatMap { track in
+            simulateTruth(user: user, track: track, configuration: configuration, seed: 4_242).taps.compactMap(\.snrDB)
+        } }
+    }()
+
     static let accuracies: [TaskAccuracy] = {
         var configuration = SimulationConfiguration.tapIt
         configuration.taskDuration = 15
@@ -26,6 +36,9 @@ import TapSim
     @Test func suiteSpansTheSNRRange() {
         #expect(Self.accuracies.count == 30)
         #expect(Self.accuracies.map(\.audibleTaps).reduce(0, +) >= 600)
+        // Quiet and loud taps both well represented: the suite covers 6–40 dB.
+        #expect(Self.tapSNRs.min()! < 7 && Self.tapSNRs.max()! > 39)
+        #expect(Self.tapSNRs.filter { $0 < 12 }.count >= 100)
     }
 
     @Test func recallOfAudibleTaps() {
