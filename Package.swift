@@ -40,7 +40,7 @@ let package = Package(
 
         // Helpers shared by the test targets (seeded generator, running the CLI).
         .target(name: "TapTestSupport", path: "Tests/TapTestSupport"),
-        .testTarget(name: "TapAudioTests", dependencies: ["TapAudio"]),
+        .testTarget(name: "TapAudioTests", dependencies: ["TapAudio", "TapTestSupport"]),
         .testTarget(name: "TapStatisticsTests", dependencies: ["TapStatistics", "TapTestSupport"]),
         .testTarget(name: "TapMatchingTests", dependencies: ["TapMatching", "TapTestSupport"]),
         .testTarget(name: "TapOnsetsTests", dependencies: ["TapOnsets", "TapSim"]),

@@ -1,4 +1,5 @@
-/// Why an audio file could not be read or written. Every case names the file.
+/// Why an audio file could not be read or written, or audio could not be converted. Every
+/// case about a file names the file.
 public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened: missing, unreadable, or not a format libsndfile knows.
     case cannotOpen(path: String, reason: String)
@@ -14,14 +15,20 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
     case writeFailed(path: String, reason: String)
     /// The requested output format cannot hold this audio (e.g. too many channels for FLAC).
     case unsupportedOutput(path: String, reason: String)
+    /// A sample-rate conversion that cannot be set up: a rate or channel count that is not
+    /// positive, a rate that is not a whole number, or channels of unequal length. The reason
+    /// names the rates.
+    case invalidResampling(String)
 
-    /// The file the error is about.
+    /// The file the error is about; empty for ``invalidResampling(_:)``, which has none.
     public var path: String {
         switch self {
         case .cannotOpen(let path, _), .empty(let path), .truncated(let path, _, _),
              .readFailed(let path, _), .noSuchChannel(let path, _, _),
              .writeFailed(let path, _), .unsupportedOutput(let path, _):
             return path
+        case .invalidResampling:
+            return ""
         }
     }
 
@@ -41,6 +48,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): cannot write audio file: \(reason)"
         case .unsupportedOutput(let path, let reason):
             return "\(path): unsupported output format: \(reason)"
+        case .invalidResampling(let reason):
+            return "cannot resample: \(reason)"
         }
     }
 }
