@@ -16,7 +16,11 @@ public struct CaptureReport: Sendable, Equatable {
     public var xruns: Int
     /// Frames the writer thread could not keep up with (lost); 0 in a healthy run.
     public var droppedFrames: Int
-    /// Note-on times from the MIDI input, seconds since playback start (exact to the frame).
+    /// Stimulus frames that reached the output late and were replaced by silence (the disk
+    /// could not keep up); 0 in a healthy run. The stimulus stays on the recording's clock.
+    public var stimulusUnderrunFrames: Int
+    /// Tap times, seconds since playback start: MIDI note-ons exact to the frame, keyboard and
+    /// input-device taps as mapped onto the audio clock (``PlaybackCapture/tapNow()``).
     public var tapTimes: [Double]
     /// CPU time of each process callback, nanoseconds (monotonic clock), in cycle order.
     public var callbackNanoseconds: [Int]
@@ -30,30 +34,59 @@ public struct CaptureReport: Sendable, Equatable {
 public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A JACK call failed.
     case jack(String)
-    /// The stimulus's sample rate differs from the server's.
-    case sampleRateMismatch(stimulus: Double, server: Double)
+    /// A file the run writes could not be created.
+    case cannotCreate(path: String, reason: String)
+    /// An input device (`/dev/input/eventN`) could not be opened.
+    case cannotOpenInputDevice(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .jack(let message): return "JACK: \(message)"
-        case .sampleRateMismatch(let stimulus, let server):
-            return "the stimulus is at \(Int(stimulus)) Hz but the JACK server runs at \(Int(server)) Hz; resample it or restart the server at \(Int(stimulus)) Hz"
+        case .cannotCreate(let path, let reason): return "\(path): cannot create: \(reason)"
+        case .cannotOpenInputDevice(let path, let reason):
+            return "\(path): cannot open the input device: \(reason) (reading /dev/input usually needs the 'input' group)"
         }
     }
+}
+
+/// Where a run is, for a status display.
+public struct CaptureProgress: Sendable, Equatable {
+    /// Seconds recorded so far.
+    public var elapsed: Double
+    /// Seconds the run lasts when it is not stopped (stimulus plus tail).
+    public var duration: Double
+    /// Taps received so far.
+    public var taps: Int
 }
 
 /// Plays a stimulus and records the microphone in the same JACK process callback, so frame 0
 /// of the recording is the cycle in which frame 0 of the stimulus went out: the two share one
 /// clock, sample for sample.
 ///
-/// The process callback touches only memory prepared before activation (the stimulus, the
-/// port handles, a lock-free ring): no allocation, lock, I/O or reference counting. A writer
-/// on the calling thread drains the ring into the audio file, whose header is rewritten as it
+/// The process callback touches only memory prepared before activation (port handles,
+/// lock-free rings): no allocation, lock, I/O or reference counting. The calling thread feeds
+/// the stimulus into one ring (decoding a file and converting its sample rate on the way) and
+/// drains the recording from another into the audio file, whose header is rewritten as it
 /// grows, so the file is valid at every moment.
-public final class PlaybackCapture: @unchecked Sendable {  // `stop()` may come from any thread; `active` is locked
+///
+/// Taps come from a JACK MIDI port (stamped in the callback, exact to the frame) or from any
+/// thread through ``tapNow()`` (a key read from the terminal) and
+/// ``tap(atMonotonicTime:)`` (an input device's kernel event time), both mapped onto the
+/// audio clock with JACK's frame-time estimate.
+public final class PlaybackCapture: @unchecked Sendable {  // shared state below is locked
     private let client: JackClient
-    private let active = NSLock()
+    private let lock = NSLock()
     private var activeState: UnsafeMutablePointer<CaptureState>?
+    /// Taps from `tapNow` / `tap(atMonotonicTime:)`, as recording frames, until the writer takes them.
+    private var externalTaps: [Int] = []
+    private var tapCount = 0
+    /// The recording's frame clock against JACK's system clock, for those taps.
+    private var clock = FrameClock(sampleRate: 48_000)
+    private var clockXruns = 0
+    private var stampBuffer = [CycleStamp](repeating: CycleStamp(frame: 0, microseconds: 0), count: 1_024)
+
+    /// The server's sample rate, at which every run plays and records.
+    public var sampleRate: Double { client.sampleRate }
 
     /// Prepares a run on `client`'s server.
     public init(client: JackClient) {
@@ -64,38 +97,113 @@ public final class PlaybackCapture: @unchecked Sendable {  // `stop()` may come 
     /// dispatch source, a user's key). `run` then finishes writing and returns with
     /// `completed == false`.
     public func stop() {
-        active.lock()
-        defer { active.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         activeState?.pointee.stopRequested.store(true, ordering: .releasing)
     }
 
-    /// Plays `stimulus` (one array per output channel, equal lengths) to new output ports,
-    /// connected to `outputs`, while recording one new input port, connected from `inputs`, to
-    /// `recordingPath` (format from its extension). Recording goes on `tailFrames` past the
-    /// stimulus's end. With `midiInputs`, a MIDI input port records note-ons as taps, stamped
-    /// with their frame (cycle start + event offset); with `timestampsPath`, each tap is
-    /// appended to that file (`%f` seconds, one per line) the moment the writer sees it.
-    /// Returns when the run is over and the files are closed.
+    /// Records a tap now: the audio clock is read at the call, like a touch screen that stamps
+    /// a touch when the app sees it. Returns the tap's time in seconds since playback start, or
+    /// nil when no run is playing.
+    @discardableResult
+    public func tapNow() -> Double? {
+        recordTap(atMicroseconds: Int64(jack_get_time()))
+    }
+
+    /// Records a tap that happened at `time` on `CLOCK_MONOTONIC` (as an input device's kernel
+    /// event time is). Returns its time in seconds since playback start, or nil when no run is
+    /// playing.
+    @discardableResult
+    public func tap(atMonotonicTime time: timespec) -> Double? {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let jackNow = Int64(jack_get_time())
+        // JACK's clock need not be CLOCK_MONOTONIC (jackd2 uses CLOCK_MONOTONIC_RAW), so carry
+        // the event's age across rather than its absolute time; the clocks' rates differ by
+        // parts per million at most.
+        let age = Int64((now.tv_sec - time.tv_sec) * 1_000_000 + (now.tv_nsec - time.tv_nsec) / 1_000)
+        return recordTap(atMicroseconds: jackNow - age)
+    }
+
+    /// Places an instant of JACK's clock on the recording (``FrameClock``) and queues the tap.
+    private func recordTap(atMicroseconds microseconds: Int64) -> Double? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let state = activeState, !state.pointee.finished.load(ordering: .acquiring) else { return nil }
+        updateClock(state)
+        guard let frame = clock.frame(atMicroseconds: microseconds), frame >= 0 else { return nil }
+        externalTaps.append(Int(frame.rounded()))
+        return frame.rounded() / client.sampleRate
+    }
+
+    /// Takes the cycle starts the callback logged into the frame clock (call with `lock` held).
+    private func updateClock(_ state: UnsafeMutablePointer<CaptureState>) {
+        let xruns = state.pointee.xruns.load(ordering: .relaxed)
+        if xruns != clockXruns {
+            clock.reset()
+            clockXruns = xruns
+        }
+        while true {
+            let count = stampBuffer.withUnsafeMutableBufferPointer {
+                state.pointee.cycleStamps.pop(into: $0.baseAddress!, maximum: $0.count)
+            }
+            for stamp in stampBuffer.prefix(count) { clock.add(stamp) }
+            if count < stampBuffer.count { break }
+        }
+    }
+
+    /// The current run's position and taps, or nil between runs.
+    public var progress: CaptureProgress? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let state = activeState else { return nil }
+        let rate = client.sampleRate
+        return CaptureProgress(elapsed: Double(state.pointee.recorded.load(ordering: .relaxed)) / rate,
+                               duration: Double(state.pointee.totalFrames) / rate, taps: tapCount)
+    }
+
+    /// Plays `stimulus` (one array per output channel, equal lengths) at `sampleRate`; see
+    /// ``run(_:recordingTo:outputs:inputs:midiInputs:timestampsPath:tailFrames:)``.
     public func run(stimulus: [[Float]], sampleRate: Double, recordingTo recordingPath: String,
                     outputs: [String], inputs: [String], midiInputs: [String] = [],
                     timestampsPath: String? = nil, tailFrames: Int = 0) throws -> CaptureReport {
+        try run(.samples(stimulus, sampleRate: sampleRate), recordingTo: recordingPath, outputs: outputs,
+                inputs: inputs, midiInputs: midiInputs, timestampsPath: timestampsPath, tailFrames: tailFrames)
+    }
+
+    /// Plays `stimulus` to new output ports, connected to `outputs`, while recording one new
+    /// input port, connected from `inputs`, to `recordingPath` (format from its extension).
+    /// A stimulus at another rate than the server's is converted on the way
+    /// (``Resampler``). Recording goes on `tailFrames` past the stimulus's end. With
+    /// `midiInputs`, a MIDI input port records note-ons as taps, stamped with their frame
+    /// (cycle start + event offset); with `timestampsPath`, each tap (MIDI or from ``tapNow()``)
+    /// is appended to that file (`%f` seconds, one per line) the moment the writer sees it.
+    /// Returns when the run is over and the files are closed.
+    public func run(_ stimulus: Stimulus, recordingTo recordingPath: String,
+                    outputs: [String], inputs: [String], midiInputs: [String] = [],
+                    timestampsPath: String? = nil, tailFrames: Int = 0) throws -> CaptureReport {
         let handle = client.handle
-        guard sampleRate == client.sampleRate else {
-            throw CaptureError.sampleRateMismatch(stimulus: sampleRate, server: client.sampleRate)
-        }
-        let state = CaptureState.make(stimulus: stimulus, totalFrames: (stimulus.first?.count ?? 0) + tailFrames,
-                                      ringCapacity: Int(sampleRate) * 4)
-        active.lock()
+        let sampleRate = client.sampleRate
+        let reader = try StimulusReader(stimulus, outputRate: sampleRate)
+        let channels = reader.channelCount
+        let state = CaptureState.make(client: handle, channels: channels, stimulusFrames: reader.frameCount,
+                                      totalFrames: reader.frameCount + tailFrames,
+                                      ringCapacity: Int(sampleRate) * 4, playbackCapacity: Int(sampleRate) * 4)
+        lock.lock()
         activeState = state
-        active.unlock()
+        externalTaps = []
+        tapCount = 0
+        clock = FrameClock(sampleRate: sampleRate)
+        clockXruns = 0
+        lock.unlock()
         defer {
-            active.lock()
+            lock.lock()
             activeState = nil
-            active.unlock()
+            lock.unlock()
             state.destroy()
         }
 
-        for channel in 0..<stimulus.count {
+        for channel in 0..<channels {
             guard let port = jack_port_register(handle, "out_\(channel + 1)", "32 bit float mono audio",
                                                 UInt(JackPortIsOutput.rawValue), 0) else {
                 throw CaptureError.jack("cannot register output port out_\(channel + 1)")
@@ -106,14 +214,14 @@ public final class PlaybackCapture: @unchecked Sendable {  // `stop()` may come 
             throw CaptureError.jack("cannot register input port in_1")
         }
         state.pointee.input = input
-        if !midiInputs.isEmpty || timestampsPath != nil {
+        if !midiInputs.isEmpty {
             guard let midi = jack_port_register(handle, "midi_in", "8 bit raw midi", UInt(JackPortIsInput.rawValue), 0) else {
                 throw CaptureError.jack("cannot register MIDI input port midi_in")
             }
             state.pointee.midiInput = midi
         }
         defer {
-            for channel in 0..<stimulus.count { if let port = state.pointee.outputs[channel] { jack_port_unregister(handle, port) } }
+            for channel in 0..<channels { if let port = state.pointee.outputs[channel] { jack_port_unregister(handle, port) } }
             jack_port_unregister(handle, input)
             if let midi = state.pointee.midiInput { jack_port_unregister(handle, midi) }
         }
@@ -125,7 +233,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // `stop()` may come 
         defer { jack_deactivate(handle) }
 
         let ownName = String(cString: jack_get_client_name(handle))
-        for (channel, destination) in outputs.enumerated() where channel < stimulus.count {
+        for (channel, destination) in outputs.enumerated() where channel < channels {
             guard jack_connect(handle, "\(ownName):out_\(channel + 1)", destination) == 0 else {
                 throw CaptureError.jack("cannot connect \(ownName):out_\(channel + 1) to \(destination)")
             }
@@ -142,24 +250,42 @@ public final class PlaybackCapture: @unchecked Sendable {  // `stop()` may come 
         }
         let timestamps: FileHandle? = try timestampsPath.map { path in
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw CaptureError.jack("cannot create \(path)")
+                throw CaptureError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
             }
             return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         }
         defer { try? timestamps?.close() }
+        let writer = try AudioFileWriter(path: recordingPath, format: AudioFileFormat(pathExtension: recordingPath) ?? .wav16,
+                                         sampleRate: sampleRate, channelCount: 1)
+        var feeder = PlaybackFeeder(reader: reader, ring: state.pointee.playback)
+        // The ring is full (or holds the whole stimulus) before the first frame plays.
+        try feeder.fill()
         // Playback starts at the next cycle after everything is connected.
         state.pointee.started.store(true, ordering: .releasing)
 
-        let writer = try AudioFileWriter(path: recordingPath, format: AudioFileFormat(pathExtension: recordingPath) ?? .wav16,
-                                         sampleRate: sampleRate, channelCount: 1)
         var buffer = [Float](repeating: 0, count: 8_192)
         var tapFrames = [Int](repeating: 0, count: 256)
         var tapTimes: [Double] = []
         var written = 0
+        var feedError: (any Error)?
         while true {
             let finished = state.pointee.finished.load(ordering: .acquiring)
-            let taps = tapFrames.withUnsafeMutableBufferPointer { state.pointee.taps.pop(into: $0.baseAddress!, maximum: $0.count) }
-            for frame in tapFrames.prefix(taps) {
+            if !finished && feedError == nil {
+                do { try feeder.fill() } catch {
+                    // A stimulus that cannot be read any further ends the run; the files keep
+                    // what was captured, and the error is reported after they are closed.
+                    feedError = error
+                    stop()
+                }
+            }
+            let midiTaps = tapFrames.withUnsafeMutableBufferPointer { state.pointee.taps.pop(into: $0.baseAddress!, maximum: $0.count) }
+            lock.lock()
+            updateClock(state)
+            let newTaps = Array(tapFrames.prefix(midiTaps)) + externalTaps
+            externalTaps.removeAll(keepingCapacity: true)
+            tapCount += newTaps.count
+            lock.unlock()
+            for frame in newTaps {
                 let time = Double(frame) / sampleRate
                 tapTimes.append(time)
                 // Written and flushed as it happens (FileHandle does not buffer): a crash
@@ -170,136 +296,55 @@ public final class PlaybackCapture: @unchecked Sendable {  // `stop()` may come 
             if count > 0 {
                 try buffer.withUnsafeBufferPointer { try writer.write(interleaved: UnsafeBufferPointer(rebasing: $0[0..<count])) }
                 written += count
-            } else if finished && taps == 0 {
+            } else if finished && newTaps.isEmpty {
                 break
             } else {
                 usleep(2_000)
             }
         }
         try writer.close()
-        return CaptureReport(completed: state.pointee.position >= state.pointee.totalFrames, recordedFrames: written, cycles: state.pointee.cycles.load(ordering: .relaxed),
+        if let feedError { throw feedError }
+        return CaptureReport(completed: state.pointee.position >= state.pointee.totalFrames, recordedFrames: written,
+                             cycles: state.pointee.cycles.load(ordering: .relaxed),
                              xruns: state.pointee.xruns.load(ordering: .relaxed),
-                             droppedFrames: state.pointee.dropped.load(ordering: .relaxed), tapTimes: tapTimes,
+                             droppedFrames: state.pointee.dropped.load(ordering: .relaxed),
+                             stimulusUnderrunFrames: state.pointee.underrun.load(ordering: .relaxed), tapTimes: tapTimes,
                              callbackNanoseconds: Array(UnsafeBufferPointer(start: state.pointee.timings,
                                                                             count: min(state.pointee.timingCount, state.pointee.timingCapacity))),
-                             sampleRate: client.sampleRate, periodFrames: client.periodFrames)
+                             sampleRate: sampleRate, periodFrames: client.periodFrames)
     }
 }
 
-/// Everything the process callback touches, allocated before activation. Plain memory and
-/// atomics only: no class references, so the callback does no reference counting.
-struct CaptureState {
-    var outputs: UnsafeMutablePointer<OpaquePointer?>
-    var outputCount: Int
-    var input: OpaquePointer?
-    var midiInput: OpaquePointer?
-    var stimulus: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    var stimulusFrames: Int
-    var totalFrames: Int
-    var position = 0
-    var ring: SPSCRing<Float>
-    var taps: SPSCRing<Int>
-    /// Callback durations, written by the callback only while running; read after the run.
-    var timings: UnsafeMutablePointer<Int>
-    var timingCapacity: Int
-    var timingCount = 0
-    var started: UnsafeAtomic<Bool>
-    var stopRequested: UnsafeAtomic<Bool>
-    var finished: UnsafeAtomic<Bool>
-    var cycles: UnsafeAtomic<Int>
-    var xruns: UnsafeAtomic<Int>
-    var dropped: UnsafeAtomic<Int>
+/// Keeps the playback ring topped up from the stimulus reader, in whole frames.
+struct PlaybackFeeder {
+    let reader: StimulusReader
+    let ring: SPSCRing<Float>
+    private var block: [Float]
+    private let blockFrames = 4_096
+    private var exhausted = false
 
-    static func make(stimulus: [[Float]], totalFrames: Int, ringCapacity: Int) -> UnsafeMutablePointer<CaptureState> {
-        let channels = stimulus.count
-        let outputs = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: max(channels, 1))
-        outputs.initialize(repeating: nil, count: max(channels, 1))
-        let frames = stimulus.first?.count ?? 0
-        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(channels, 1))
-        for (channel, samples) in stimulus.enumerated() {
-            let copy = UnsafeMutablePointer<Float>.allocate(capacity: max(frames, 1))
-            samples.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: frames) }
-            (pointers + channel).initialize(to: copy)
-        }
-        let timingCapacity = totalFrames / 16 + 1_024   // enough cycles down to a 16-frame period
-        let timings = UnsafeMutablePointer<Int>.allocate(capacity: timingCapacity)
-        timings.initialize(repeating: 0, count: timingCapacity)
-        let state = UnsafeMutablePointer<CaptureState>.allocate(capacity: 1)
-        state.initialize(to: CaptureState(outputs: outputs, outputCount: channels, input: nil, midiInput: nil,
-                                          stimulus: pointers, stimulusFrames: frames, totalFrames: totalFrames,
-                                          ring: SPSCRing(minimumCapacity: ringCapacity, filler: 0),
-                                          taps: SPSCRing(minimumCapacity: 4_096, filler: 0),
-                                          timings: timings, timingCapacity: timingCapacity, started: .create(false),
-                                          stopRequested: .create(false),
-                                          finished: .create(false), cycles: .create(0), xruns: .create(0), dropped: .create(0)))
-        return state
+    init(reader: StimulusReader, ring: SPSCRing<Float>) {
+        self.reader = reader
+        self.ring = ring
+        block = [Float](repeating: 0, count: blockFrames * max(reader.channelCount, 1))
     }
-}
 
-extension UnsafeMutablePointer where Pointee == CaptureState {
-    func destroy() {
-        for channel in 0..<pointee.outputCount { pointee.stimulus[channel].deallocate() }
-        pointee.stimulus.deallocate()
-        pointee.timings.deallocate()
-        pointee.outputs.deallocate()
-        pointee.ring.destroy()
-        pointee.taps.destroy()
-        pointee.started.destroy()
-        pointee.stopRequested.destroy()
-        pointee.finished.destroy()
-        pointee.cycles.destroy()
-        pointee.xruns.destroy()
-        pointee.dropped.destroy()
-        deinitialize(count: 1)
-        deallocate()
-    }
-}
-
-/// The process callback: one cycle of playback and capture, in the same cycle.
-private let captureProcess: JackProcessCallback = { frames, argument in
-    guard let argument else { return 0 }
-    let state = argument.assumingMemoryBound(to: CaptureState.self)
-    var begin = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &begin)
-    let n = Int(frames)
-    if state.pointee.stopRequested.load(ordering: .acquiring) && !state.pointee.finished.load(ordering: .relaxed) {
-        state.pointee.finished.store(true, ordering: .releasing)
-    }
-    let running = state.pointee.started.load(ordering: .acquiring) && !state.pointee.finished.load(ordering: .relaxed)
-    let position = state.pointee.position
-    // Frames of stimulus left for this cycle; the rest of the buffer is silence.
-    let playing = running ? max(0, min(n, state.pointee.stimulusFrames - position)) : 0
-    for channel in 0..<state.pointee.outputCount {
-        guard let port = state.pointee.outputs[channel],
-              let raw = jack_port_get_buffer(port, frames) else { continue }
-        let out = raw.assumingMemoryBound(to: Float.self)
-        if playing > 0 { out.update(from: state.pointee.stimulus[channel] + position, count: playing) }
-        if playing < n { (out + playing).update(repeating: 0, count: n - playing) }
-    }
-    guard running, let port = state.pointee.input, let raw = jack_port_get_buffer(port, frames) else { return 0 }
-    let input = UnsafePointer(raw.assumingMemoryBound(to: Float.self))
-    let wanted = min(n, state.pointee.totalFrames - position)
-    // Taps from MIDI: a note-on's frame is the cycle's first frame plus the event's offset.
-    if let midi = state.pointee.midiInput, let events = jack_port_get_buffer(midi, frames) {
-        var event = jack_midi_event_t()
-        for index in 0..<jack_midi_get_event_count(events) where jack_midi_event_get(&event, events, index) == 0 {
-            guard event.size >= 3, let bytes = event.buffer,
-                  bytes[0] & 0xF0 == 0x90, bytes[2] > 0, Int(event.time) < wanted else { continue }
-            _ = state.pointee.taps.push(position + Int(event.time))
+    /// Reads blocks while a whole block fits into the ring.
+    mutating func fill() throws(AudioError) {
+        let channels = reader.channelCount
+        guard channels > 0 else { return }
+        while !exhausted && ring.writableCount >= blockFrames * channels {
+            let frames = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in
+                try reader.read(into: buffer.baseAddress!, maximumFrames: blockFrames)
+            }
+            if frames == 0 {
+                exhausted = true
+                break
+            }
+            let pushed = block.withUnsafeBufferPointer { ring.push($0.baseAddress!, count: frames * channels) }
+            assert(pushed == frames * channels, "the ring had room for the block")
         }
     }
-    let accepted = state.pointee.ring.push(input, count: wanted)
-    if accepted < wanted { state.pointee.dropped.wrappingIncrement(by: wanted - accepted, ordering: .relaxed) }
-    state.pointee.position = position + wanted
-    state.pointee.cycles.wrappingIncrement(ordering: .relaxed)
-    var end = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &end)
-    if state.pointee.timingCount < state.pointee.timingCapacity {
-        state.pointee.timings[state.pointee.timingCount] = (end.tv_sec - begin.tv_sec) * 1_000_000_000 + (end.tv_nsec - begin.tv_nsec)
-        state.pointee.timingCount += 1
-    }
-    if state.pointee.position >= state.pointee.totalFrames { state.pointee.finished.store(true, ordering: .releasing) }
-    return 0
 }
 
 /// The server went away: end the run; the writer closes the files with what it has.

@@ -57,6 +57,20 @@ struct SPSCRing<Element>: @unchecked Sendable {
         return true
     }
 
+    /// Producer: how many elements fit now (at least this many, as the consumer only frees more).
+    var writableCount: Int { capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring)) }
+
+    /// Consumer: how many elements are ready now (at least this many).
+    var readableCount: Int { writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed) }
+
+    /// Consumer: drops up to `count` elements unread; returns how many.
+    func skip(_ count: Int) -> Int {
+        let read = readIndex.load(ordering: .relaxed)
+        let skipped = min(count, writeIndex.load(ordering: .acquiring) - read)
+        readIndex.store(read + skipped, ordering: .releasing)
+        return skipped
+    }
+
     /// Consumer: takes up to `maximum` elements into `destination`; returns how many.
     func pop(into destination: UnsafeMutablePointer<Element>, maximum: Int) -> Int {
         let read = readIndex.load(ordering: .relaxed)

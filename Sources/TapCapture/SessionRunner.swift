@@ -12,14 +12,16 @@ public struct SessionPlan: Sendable, Equatable {
     public var dataFolder: String
     /// Play the tracks in an order shuffled reproducibly from the user id.
     public var randomize = false
-    /// Replace existing files of this user instead of refusing to run.
-    public var overwrite = false
+    /// What to do when files of this user exist already.
+    public var existingFiles = ExistingFilesPolicy.refuse
     /// The JACK port recorded (the microphone); nil records silence.
     public var input: String?
     /// The JACK ports the stimulus plays to (left, right).
     public var outputs: [String] = []
-    /// A JACK MIDI port whose note-ons are the taps.
-    public var midiInput: String?
+    /// Where the taps come from. Only a MIDI port is read by the session itself; keyboard and
+    /// input-device taps reach the capture through ``PlaybackCapture/tapNow()`` and
+    /// ``PlaybackCapture/tap(atMonotonicTime:)`` from the reader the caller runs.
+    public var tapInput: TapInput?
     /// Seconds recorded after each stimulus ends.
     public var tail: Double = 1
 
@@ -28,6 +30,37 @@ public struct SessionPlan: Sendable, Equatable {
         self.experiment = experiment
         self.user = user
         self.dataFolder = dataFolder ?? experiment + "/data"
+    }
+}
+
+/// What a session does when files it would write exist already. Tap-It overwrote them
+/// silently; TapKit never does.
+public enum ExistingFilesPolicy: Sendable, Equatable {
+    /// Stop before writing anything.
+    case refuse
+    /// Replace them.
+    case overwrite
+    /// Move them into a new subfolder `previous-N` of the data folder (N = 1, 2, … the first
+    /// unused), so both sessions are kept and each can be analysed on its own.
+    case keepPrevious
+}
+
+/// Where a session's taps come from.
+public enum TapInput: Sendable, Equatable, CustomStringConvertible {
+    /// Note-ons on a JACK MIDI port (pads, keyboards), exact to the frame.
+    case midi(port: String)
+    /// Keys pressed in the terminal, stamped when read.
+    case keyboard
+    /// A Linux input device (`/dev/input/eventN`), stamped with the kernel's event time.
+    case inputDevice(path: String)
+
+    /// `midi:PORT`, `keyboard` or `evdev:PATH`, as sidecars record it.
+    public var description: String {
+        switch self {
+        case .midi(let port): return "midi:" + port
+        case .keyboard: return "keyboard"
+        case .inputDevice(let path): return "evdev:" + path
+        }
     }
 }
 
@@ -48,7 +81,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
         case .audio(let error): return error.description
         case .existingFiles(let paths):
             return "these files exist already and would be overwritten: \(paths.joined(separator: ", ")); "
-                + "choose another --data folder or user, or pass --overwrite"
+                + "choose another --data folder or user, or pass --keep-previous (moves them into previous-N) or --overwrite"
         case .emptyTrackList(let path): return "\(path): the track list names no stimulus"
         }
     }
@@ -68,8 +101,14 @@ public struct TaskSidecar: Sendable, Codable, Equatable {
     public var outputPorts: [String]
     /// What was recorded.
     public var inputPort: String?
-    /// Where taps came from.
-    public var midiInputPort: String?
+    /// Where taps came from: `midi:PORT`, `keyboard` or `evdev:PATH`.
+    public var tapInput: String?
+    /// Taps recorded.
+    public var taps: Int
+    /// The stimulus file's own rate (converted to ``sampleRate`` while playing when it differs).
+    public var stimulusSampleRate: Double
+    /// Stimulus frames replaced by silence because the disk could not keep up (0 in a healthy run).
+    public var stimulusUnderrunFrames: Int
     /// Server xruns during the task.
     public var xruns: Int
     /// Frames lost between the callback and the writer (0 in a healthy run).
@@ -83,7 +122,8 @@ public struct TaskSidecar: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case task, stimulus, sampleRate = "sample_rate", periodFrames = "period_frames", outputPorts = "output_ports"
-        case inputPort = "input_port", midiInputPort = "midi_input_port", xruns, droppedFrames = "dropped_frames"
+        case inputPort = "input_port", tapInput = "tap_input", taps, stimulusSampleRate = "stimulus_sample_rate"
+        case stimulusUnderrunFrames = "stimulus_underrun_frames", xruns, droppedFrames = "dropped_frames"
         case startedAt = "started_at", tapkitVersion = "tapkit_version", completed
     }
 }
@@ -98,9 +138,10 @@ public func playOrder(trackCount: Int, user: Int, randomize: Bool) -> [Int] {
 }
 
 /// Runs a session: for each track in play order, waits for `beforeTask` (the participant's go),
-/// plays the stimulus while recording, and writes `NNN_TT.wav`, `NNN_TT.txt` and
-/// `NNN_TT.json`; `NNN_play_order.txt` is written first. Stops early when `capture.stop()` is
-/// called (the current task is kept, marked incomplete).
+/// plays the stimulus (streamed from its file) while recording, and writes `NNN_TT.wav`,
+/// `NNN_TT.txt` and `NNN_TT.json`; `NNN_play_order.txt` is written first. Every stimulus is
+/// opened, and existing files are dealt with, before anything is written. Stops early when
+/// `capture.stop()` is called (the current task is kept, marked incomplete).
 public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
                        beforeTask: (Int, Int, String) -> Bool = { _, _, _ in true },
                        afterTask: (TaskSidecar) -> Void = { _ in }) throws(SessionError) -> [TaskSidecar] {
@@ -109,16 +150,16 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
     do { tracks = try TrackList.read(trackListPath) } catch { throw .data(error) }
     guard !tracks.isEmpty else { throw .emptyTrackList(trackListPath) }
     let order = playOrder(trackCount: tracks.count, user: plan.user, randomize: plan.randomize)
+    // A missing or unreadable stimulus is found now, not after half the session.
+    let stimuli: [Stimulus]
+    do {
+        stimuli = try tracks.map { (track: String) throws(AudioError) in try Stimulus.file(plan.experiment + "/" + track) }
+    } catch { throw .audio(error) }
 
-    // Refuse before anything is written, so a mistyped user id never destroys data.
     let ids = tracks.indices.map { TaskID(user: plan.user, track: $0 + 1) }
     let targets = ids.flatMap { [$0.audioFileName(), $0.timestampsFileName, $0.description + ".json"] }
         + [PlayOrderFile.fileName(user: plan.user)]
-    let existing = targets.map { plan.dataFolder + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
-    if !existing.isEmpty && !plan.overwrite { throw .existingFiles(existing) }
-    do {
-        try FileManager.default.createDirectory(atPath: plan.dataFolder, withIntermediateDirectories: true)
-    } catch { throw .data(.unwritable(path: plan.dataFolder, reason: error.localizedDescription)) }
+    try prepareDataFolder(plan, files: targets)
     do { try PlayOrderFile.write(order, to: plan.dataFolder + "/" + PlayOrderFile.fileName(user: plan.user)) } catch {
         throw .data(error)
     }
@@ -126,46 +167,61 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
     var sidecars: [TaskSidecar] = []
     for (position, trackIndex) in order.enumerated() {
         let id = ids[trackIndex]
-        let stimulusPath = plan.experiment + "/" + tracks[trackIndex]
         guard beforeTask(position + 1, order.count, tracks[trackIndex]) else { break }
-        let stimulus: [[Float]]
-        let rate: Double
-        do {
-            let channels = try AudioFileReader(path: stimulusPath).info.channelCount
-            let signals = try (0..<min(max(channels, 1), 2)).map { (channel: Int) throws(AudioError) -> Signal in
-                try Signal(contentsOf: stimulusPath, channel: .channel(channel))
-            }
-            stimulus = signals.count == 1 ? [signals[0].samples, signals[0].samples] : signals.map(\.samples)
-            rate = signals[0].sampleRate
-        } catch { throw .audio(error) }
         let started = ISO8601DateFormatter().string(from: Date())
+        let recordingPath = plan.dataFolder + "/" + id.audioFileName()
         let report: CaptureReport
         do {
-            report = try capture.run(stimulus: stimulus, sampleRate: rate,
-                                     recordingTo: plan.dataFolder + "/" + id.audioFileName(),
+            var midiInputs: [String] = []
+            if case .midi(let port) = plan.tapInput { midiInputs = [port] }
+            report = try capture.run(stimuli[trackIndex], recordingTo: recordingPath,
                                      outputs: plan.outputs, inputs: plan.input.map { [$0] } ?? [],
-                                     midiInputs: plan.midiInput.map { [$0] } ?? [],
+                                     midiInputs: midiInputs,
                                      timestampsPath: plan.dataFolder + "/" + id.timestampsFileName,
-                                     tailFrames: Int(plan.tail * rate))
-        } catch let error as CaptureError {
-            throw .audio(.writeFailed(path: plan.dataFolder + "/" + id.audioFileName(), reason: error.description))
+                                     tailFrames: Int(plan.tail * capture.sampleRate))
         } catch let error as AudioError {
             throw .audio(error)
         } catch {
-            throw .audio(.writeFailed(path: plan.dataFolder + "/" + id.audioFileName(), reason: "\(error)"))
+            throw .audio(.writeFailed(path: recordingPath, reason: "\(error)"))
         }
         let sidecar = TaskSidecar(task: id.description, stimulus: tracks[trackIndex], sampleRate: report.sampleRate,
                                   periodFrames: report.periodFrames, outputPorts: plan.outputs, inputPort: plan.input,
-                                  midiInputPort: plan.midiInput, xruns: report.xruns, droppedFrames: report.droppedFrames,
+                                  tapInput: plan.tapInput?.description, taps: report.tapTimes.count,
+                                  stimulusSampleRate: stimuli[trackIndex].sampleRate,
+                                  stimulusUnderrunFrames: report.stimulusUnderrunFrames,
+                                  xruns: report.xruns, droppedFrames: report.droppedFrames,
                                   startedAt: started, tapkitVersion: tapkitVersion, completed: report.completed)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let sidecarPath = plan.dataFolder + "/" + id.description + ".json"
         do {
-            try encoder.encode(sidecar).write(to: URL(fileURLWithPath: plan.dataFolder + "/" + id.description + ".json"))
-        } catch { throw .data(.unwritable(path: plan.dataFolder + "/" + id.description + ".json", reason: error.localizedDescription)) }
+            try encoder.encode(sidecar).write(to: URL(fileURLWithPath: sidecarPath))
+        } catch { throw .data(.unwritable(path: sidecarPath, reason: error.localizedDescription)) }
         sidecars.append(sidecar)
         afterTask(sidecar)
         if !report.completed { break }
     }
     return sidecars
+}
+
+/// Creates the data folder and applies the plan's policy to those of `files` that exist:
+/// refuses (before anything is written, so a mistyped user id never destroys data), leaves
+/// them to be overwritten, or moves them into `previous-N`.
+private func prepareDataFolder(_ plan: SessionPlan, files: [String]) throws(SessionError) {
+    let manager = FileManager.default
+    let existing = files.filter { manager.fileExists(atPath: plan.dataFolder + "/" + $0) }
+    if !existing.isEmpty && plan.existingFiles == .refuse {
+        throw .existingFiles(existing.map { plan.dataFolder + "/" + $0 })
+    }
+    do {
+        try manager.createDirectory(atPath: plan.dataFolder, withIntermediateDirectories: true)
+    } catch { throw .data(.unwritable(path: plan.dataFolder, reason: error.localizedDescription)) }
+    guard plan.existingFiles == .keepPrevious, !existing.isEmpty else { return }
+    var number = 1
+    while manager.fileExists(atPath: plan.dataFolder + "/previous-\(number)") { number += 1 }
+    let folder = plan.dataFolder + "/previous-\(number)"
+    do {
+        try manager.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        for name in existing { try manager.moveItem(atPath: plan.dataFolder + "/" + name, toPath: folder + "/" + name) }
+    } catch { throw .data(.unwritable(path: folder, reason: error.localizedDescription)) }
 }

@@ -32,8 +32,15 @@ struct RunCommand: ParsableCommand {
     @Option(help: "JACK ports to play to, comma separated (left,right).")
     var output: String?
 
-    @Option(help: "JACK MIDI port whose note-ons are taps.")
+    @Option(help: "Taps from this JACK MIDI port's note-ons (exact to the frame).")
     var midiInput: String?
+
+    @Flag(help: "Taps from the keyboard: every key pressed during a task, stamped when read.")
+    var keyboard = false
+
+    @Option(help: ArgumentHelp("Taps from a Linux input device, stamped with the kernel's event time.",
+                               valueName: "/dev/input/eventN"))
+    var inputDevice: String?
 
     @Flag(help: "Start each task without waiting for Enter (scripted runs).")
     var noPrompt = false
@@ -44,11 +51,24 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Replace this user's existing files.")
     var overwrite = false
 
+    @Flag(help: "Move this user's existing files into <data>/previous-N and keep both sessions.")
+    var keepPrevious = false
+
     @Option(help: "JACK server name.")
     var server: String?
 
     func validate() throws {
         guard user >= 0 else { throw ValidationError("--user must be a non-negative number") }
+        guard [midiInput != nil, keyboard, inputDevice != nil].filter({ $0 }).count <= 1 else {
+            throw ValidationError("choose one tap input: --midi-input, --keyboard or --input-device")
+        }
+        guard !(overwrite && keepPrevious) else { throw ValidationError("--overwrite and --keep-previous exclude each other") }
+    }
+
+    private var tapInput: TapInput? {
+        if let midiInput { return .midi(port: midiInput) }
+        if keyboard { return .keyboard }
+        return inputDevice.map { .inputDevice(path: $0) }
     }
 
     func run() throws {
@@ -59,10 +79,10 @@ struct RunCommand: ParsableCommand {
         }
         var plan = SessionPlan(experiment: experiment, user: user, dataFolder: data)
         plan.randomize = randomize
-        plan.overwrite = overwrite
+        plan.existingFiles = overwrite ? .overwrite : keepPrevious ? .keepPrevious : .refuse
         plan.input = input
         plan.outputs = output?.split(separator: ",").map(String.init) ?? []
-        plan.midiInput = midiInput
+        plan.tapInput = tapInput
         for port in ([input, midiInput].compactMap { $0 } + plan.outputs) {
             do { _ = try client.port(named: port) } catch {
                 printError("error: \(error)")
@@ -78,22 +98,37 @@ struct RunCommand: ParsableCommand {
             source.setEventHandler { capture.stop() }
             source.resume()
         }
-        let terminal = isatty(STDERR_FILENO) == 1
+        let prompt = TaskPrompt(capture: capture, keyboard: keyboard)
+        let device: InputDeviceReader?
+        do {
+            device = try inputDevice.map { path throws(CaptureError) in
+                try InputDeviceReader(path: path) { time in capture.tap(atMonotonicTime: time) }
+            }
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        }
+        device?.start()
+        defer {
+            device?.stop()
+            prompt.finish()
+        }
+        let status = StatusLine(capture: capture)
         do {
             let sidecars = try runSession(plan, capture: capture, beforeTask: { index, count, stimulus in
-                if !noPrompt {
-                    printError("task \(index) of \(count) (\(stimulus)): press Enter to start")
-                    _ = readLine()
-                } else if terminal {
-                    printError("task \(index) of \(count): \(stimulus)")
-                }
+                if !noPrompt { prompt.waitForEnter("task \(index) of \(count) (\(stimulus)): press Enter to start") }
+                status.begin("task \(index) of \(count)")
                 return true
             }, afterTask: { sidecar in
-                printError("\(sidecar.task): \(sidecar.completed ? "done" : "stopped, kept as incomplete")"
-                           + (sidecar.xruns > 0 ? ", \(sidecar.xruns) xrun(s)" : ""))
+                status.end()
+                printError("\(sidecar.task): \(sidecar.completed ? "done" : "stopped, kept as incomplete"), "
+                           + "\(sidecar.taps) tap\(sidecar.taps == 1 ? "" : "s")"
+                           + (sidecar.xruns > 0 ? ", \(sidecar.xruns) xrun(s)" : "")
+                           + (sidecar.stimulusUnderrunFrames > 0 ? ", \(sidecar.stimulusUnderrunFrames) stimulus frames late" : ""))
             })
             if sidecars.contains(where: { !$0.completed }) { throw ExitCode(1) }
         } catch let error as SessionError {
+            status.end()
             printError("error: \(error)")
             throw ExitCode(1)
         }

@@ -25,11 +25,13 @@ public let tapkitBinary: String = {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
 }()
 
-/// Runs `tapkit` with arguments and collects its output.
-public func runTapKit(_ arguments: [String]) throws -> CommandResult {
+/// Runs `tapkit` with arguments and collects its output; `input` becomes its standard input
+/// (the test's own by default).
+public func runTapKit(_ arguments: [String], input: Pipe? = nil) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tapkitBinary)
     process.arguments = arguments
+    if let input { process.standardInput = input }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
