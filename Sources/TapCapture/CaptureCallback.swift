@@ -9,6 +9,8 @@ import Glibc
 struct CaptureState {
     var client: OpaquePointer
     var outputs: UnsafeMutablePointer<OpaquePointer?>
+    /// This cycle's output buffers, one per output port.
+    var outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     var outputCount: Int
     var input: OpaquePointer?
     var midiInput: OpaquePointer?
@@ -45,6 +47,8 @@ struct CaptureState {
                      ringCapacity: Int, playbackCapacity: Int) -> UnsafeMutablePointer<CaptureState> {
         let outputs = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: max(channels, 1))
         outputs.initialize(repeating: nil, count: max(channels, 1))
+        let outputBuffers = UnsafeMutablePointer<UnsafeMutablePointer<Float>?>.allocate(capacity: max(channels, 1))
+        outputBuffers.initialize(repeating: nil, count: max(channels, 1))
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchFrames * max(channels, 1))
         scratch.initialize(repeating: 0, count: scratchFrames * max(channels, 1))
         let timingCapacity = totalFrames / 16 + 1_024   // enough cycles down to a 16-frame period
@@ -52,12 +56,12 @@ struct CaptureState {
         timings.initialize(repeating: 0, count: timingCapacity)
         let state = UnsafeMutablePointer<CaptureState>.allocate(capacity: 1)
         state.initialize(to: CaptureState(
-            client: client, outputs: outputs, outputCount: channels, input: nil, midiInput: nil,
+            client: client, outputs: outputs, outputBuffers: outputBuffers, outputCount: channels, input: nil, midiInput: nil,
             playback: SPSCRing(minimumCapacity: playbackCapacity * max(channels, 1), filler: 0),
             playbackScratch: scratch, stimulusFrames: stimulusFrames, totalFrames: totalFrames,
             ring: SPSCRing(minimumCapacity: ringCapacity, filler: 0), taps: SPSCRing(minimumCapacity: 4_096, filler: 0),
             timings: timings, timingCapacity: timingCapacity, started: .create(false), stopRequested: .create(false),
-            finished: .create(false), cycleStamps: SPSCRing(minimumCapacity: 8_192, filler: CycleStamp(frame: 0, microseconds: 0)), recorded: .create(0), cycles: .create(0),
+            finished: .create(false), cycleStamps: SPSCRing(minimumCapacity: 8_192, filler: CycleStamp(frame: 0, microseconds: 0, xruns: 0)), recorded: .create(0), cycles: .create(0),
             xruns: .create(0), dropped: .create(0), underrun: .create(0)))
         return state
     }
@@ -68,6 +72,7 @@ extension UnsafeMutablePointer where Pointee == CaptureState {
         pointee.playbackScratch.deallocate()
         pointee.timings.deallocate()
         pointee.outputs.deallocate()
+        pointee.outputBuffers.deallocate()
         pointee.playback.destroy()
         pointee.ring.destroy()
         pointee.taps.destroy()
@@ -93,7 +98,10 @@ let captureProcess: JackProcessCallback = { frames, argument in
     }
     let running = state.pointee.started.load(ordering: .acquiring) && !state.pointee.finished.load(ordering: .relaxed)
     let position = state.pointee.position
-    if running { _ = state.pointee.cycleStamps.push(CycleStamp(frame: position, microseconds: Int64(wakeup))) }
+    if running {
+        _ = state.pointee.cycleStamps.push(CycleStamp(frame: position, microseconds: Int64(wakeup),
+                                                      xruns: state.pointee.xruns.load(ordering: .relaxed)))
+    }
     play(state, frames: frames, count: running ? max(0, min(n, state.pointee.stimulusFrames - position)) : 0)
     guard running, let port = state.pointee.input, let raw = jack_port_get_buffer(port, frames) else { return 0 }
     let input = UnsafePointer(raw.assumingMemoryBound(to: Float.self))
@@ -123,39 +131,61 @@ let captureProcess: JackProcessCallback = { frames, argument in
 }
 
 /// Fills the output ports: `count` stimulus frames from the playback ring, silence after them.
-/// Frames the feeder has not delivered in time are played as silence and counted; the same
-/// number is skipped once they arrive, so later stimulus frames still play at their own frame.
 private func play(_ state: UnsafeMutablePointer<CaptureState>, frames: jack_nframes_t, count: Int) {
     let channels = state.pointee.outputCount
     guard channels > 0 else { return }
-    let ring = state.pointee.playback
-    if count > 0 && state.pointee.playbackDebt > 0 {
-        let skipped = ring.skip(min(state.pointee.playbackDebt, ring.readableCount / channels) * channels) / channels
-        state.pointee.playbackDebt -= skipped
+    for channel in 0..<channels {
+        state.pointee.outputBuffers[channel] = state.pointee.outputs[channel]
+            .flatMap { jack_port_get_buffer($0, frames) }?.assumingMemoryBound(to: Float.self)
     }
-    var done = 0
-    var played = 0
-    var starved = state.pointee.playbackDebt > 0
-    while done < Int(frames) {
-        let chunk = min(Int(frames) - done, CaptureState.scratchFrames)
-        let wanted = starved ? 0 : max(0, min(chunk, count - done))
-        let got = wanted > 0 ? ring.pop(into: state.pointee.playbackScratch, maximum: wanted * channels) / channels : 0
-        // After a short chunk, later frames of this cycle stay silent: playing them now would
-        // put them early.
-        if got < wanted { starved = true }
-        for channel in 0..<channels {
-            guard let port = state.pointee.outputs[channel],
-                  let raw = jack_port_get_buffer(port, frames) else { continue }
-            let out = raw.assumingMemoryBound(to: Float.self) + done
-            let scratch = state.pointee.playbackScratch
-            for frame in 0..<got { out[frame] = scratch[frame * channels + channel] }
-            if got < chunk { (out + got).update(repeating: 0, count: chunk - got) }
+    var playback = PlaybackBuffer(ring: state.pointee.playback, scratch: state.pointee.playbackScratch,
+                                  scratchFrames: CaptureState.scratchFrames, channels: channels, debt: state.pointee.playbackDebt)
+    let late = playback.fill(state.pointee.outputBuffers, frames: Int(frames), stimulusFrames: count)
+    state.pointee.playbackDebt = playback.debt
+    if late > 0 { state.pointee.underrun.wrappingIncrement(by: late, ordering: .relaxed) }
+}
+
+/// Moves stimulus frames from the playback ring (interleaved) into per-channel output buffers.
+///
+/// Frames the feeder has not delivered in time are played as silence and become a debt: the
+/// same number is skipped once they arrive, so later stimulus frames still play at their own
+/// frame and the stimulus never slides against the recording.
+struct PlaybackBuffer {
+    let ring: SPSCRing<Float>
+    let scratch: UnsafeMutablePointer<Float>
+    let scratchFrames: Int
+    let channels: Int
+    /// Stimulus frames owed from earlier cycles.
+    var debt: Int
+
+    /// Fills `frames` frames of every output (nil outputs are skipped): the first
+    /// `stimulusFrames` from the ring, the rest silent. Returns the frames that were due but
+    /// had not arrived.
+    mutating func fill(_ outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>, frames: Int,
+                       stimulusFrames count: Int) -> Int {
+        if count > 0 && debt > 0 {
+            debt -= ring.skip(min(debt, ring.readableCount / channels) * channels) / channels
         }
-        played += got
-        done += chunk
-    }
-    if played < count {
-        state.pointee.playbackDebt += count - played
-        state.pointee.underrun.wrappingIncrement(by: count - played, ordering: .relaxed)
+        var done = 0
+        var played = 0
+        var starved = debt > 0
+        while done < frames {
+            let chunk = min(frames - done, scratchFrames)
+            let wanted = starved ? 0 : max(0, min(chunk, count - done))
+            let got = wanted > 0 ? ring.pop(into: scratch, maximum: wanted * channels) / channels : 0
+            // After a short chunk, later frames of this cycle stay silent: playing them now
+            // would put them early.
+            if got < wanted { starved = true }
+            for channel in 0..<channels {
+                guard let out = outputs[channel].map({ $0 + done }) else { continue }
+                for frame in 0..<got { out[frame] = scratch[frame * channels + channel] }
+                if got < chunk { (out + got).update(repeating: 0, count: chunk - got) }
+            }
+            played += got
+            done += chunk
+        }
+        let late = max(0, count - played)
+        debt += late
+        return late
     }
 }

@@ -1,8 +1,9 @@
-/// When a process cycle started: the recording frame it began at, and JACK's clock
-/// (`jack_get_time`, microseconds) when the callback ran.
+/// When a process cycle started: the recording frame it began at, JACK's clock
+/// (`jack_get_time`, microseconds) when the callback ran, and the xruns counted so far.
 struct CycleStamp {
     var frame: Int
     var microseconds: Int64
+    var xruns: Int
 }
 
 /// Places system-clock instants (a key read, an input event) on the recording's frame clock.
@@ -21,20 +22,21 @@ struct FrameClock {
     let window: Int64
     private var stamps: [CycleStamp] = []
     private var head = 0
+    private var xruns = 0
 
     init(sampleRate: Double, windowSeconds: Double = 1) {
         self.sampleRate = sampleRate
         window = Int64(windowSeconds * 1_000_000)
     }
 
-    /// Forgets every cycle (after an xrun).
-    mutating func reset() {
-        stamps.removeAll(keepingCapacity: true)
-        head = 0
-    }
-
-    /// Adds a cycle start; older ones than the window drop out.
+    /// Adds a cycle start; older ones than the window drop out, and every earlier one when an
+    /// xrun came between.
     mutating func add(_ stamp: CycleStamp) {
+        if stamp.xruns != xruns {
+            stamps.removeAll(keepingCapacity: true)
+            head = 0
+            xruns = stamp.xruns
+        }
         stamps.append(stamp)
         while head < stamps.count && stamp.microseconds - stamps[head].microseconds > window { head += 1 }
         if head > 4_096 {

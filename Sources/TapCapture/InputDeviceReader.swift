@@ -1,5 +1,5 @@
-import Atomics
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,14 +11,11 @@ import Glibc
 /// so these times carry no scheduling delay. The device is switched to `CLOCK_MONOTONIC`
 /// stamps (`EVIOCSCLOCKID`); ``PlaybackCapture/tap(atMonotonicTime:)`` places them on the
 /// audio clock. What counts as a tap is described at ``InputEventDecoder``.
-public final class InputDeviceReader: @unchecked Sendable {  // `thread` is touched only by start/stop on one thread
+public final class InputDeviceReader: @unchecked Sendable {  // immutable after init
     /// The device file.
     public let path: String
     private let fileDescriptor: Int32
-    private let onTap: @Sendable (timespec) -> Void
-    private let stopping = ManagedAtomic(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private let reader: DescriptorReader
 
     /// Opens the device (read access to `/dev/input/eventN` usually needs the `input` group).
     /// - Throws: ``CaptureError/cannotOpenInputDevice(path:reason:)``.
@@ -33,52 +30,25 @@ public final class InputDeviceReader: @unchecked Sendable {  // `thread` is touc
         _ = ioctl(descriptor, evioSetClockID, &clock)
         self.path = path
         fileDescriptor = descriptor
-        self.onTap = onTap
+        let decoder = Mutex(InputEventDecoder())
+        reader = DescriptorReader(fileDescriptor: descriptor, name: "tapkit input device", endOfFileEndsInput: false) { bytes in
+            for time in decoder.withLock({ $0.decode(bytes) }) { onTap(time) }
+        }
     }
 
     deinit {
-        stop()
+        reader.stop()
         close(fileDescriptor)
     }
 
+    /// True once the device has gone (unplugged) or failed; taps stop then.
+    public var hasEnded: Bool { reader.hasEnded }
+
     /// Starts reading on a thread of its own.
-    public func start() {
-        guard thread == nil else { return }
-        let thread = Thread { [self] in
-            raiseToRealTimePriority()
-            readLoop()
-        }
-        thread.name = "tapkit input device"
-        self.thread = thread
-        thread.start()
-    }
+    public func start() { reader.start() }
 
     /// Stops reading.
-    public func stop() {
-        guard thread != nil else { return }
-        stopping.store(true, ordering: .releasing)
-        finished.wait()
-        thread = nil
-    }
-
-    private func readLoop() {
-        defer { finished.signal() }
-        var decoder = InputEventDecoder()
-        var bytes = [UInt8](repeating: 0, count: InputEventDecoder.eventSize * 64)
-        while !stopping.load(ordering: .acquiring) {
-            var request = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&request, 1, 50)
-            if ready <= 0 { if ready < 0 && errno != EINTR { break } else { continue } }
-            let count = bytes.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
-            if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
-            if count == 0 {  // end of a recorded stream (a FIFO whose writer closed): wait for more
-                usleep(10_000)
-                continue
-            }
-            guard count > 0 else { break }
-            for time in decoder.decode(bytes.prefix(count)) { onTap(time) }
-        }
-    }
+    public func stop() { reader.stop() }
 }
 
 /// `EVIOCSCLOCKID`, `_IOW('E', 0xa0, int)`: chooses the clock of the event stamps.
@@ -99,6 +69,9 @@ public struct InputEventDecoder: Sendable {
     private var newContacts = 0
     private var touchDown = false
     private var keyPresses = 0
+    /// After `SYN_DROPPED` the kernel lost events: everything up to the next `SYN_REPORT` is
+    /// discarded rather than half-counted.
+    private var dropping = false
 
     public init() {}
 
@@ -117,8 +90,11 @@ public struct InputEventDecoder: Sendable {
             let code = littleEndianInteger(event, at: 18, as: UInt16.self)
             let value = littleEndianInteger(event, at: 20, as: Int32.self)
             switch (type, code) {
+            case (0x00, 0x03):  // EV_SYN, SYN_DROPPED
+                dropping = true
             case (0x00, 0x00):  // EV_SYN, SYN_REPORT: the frame is complete
-                let count = max(newContacts, touchDown ? 1 : 0) + keyPresses
+                let count = dropping ? 0 : max(newContacts, touchDown ? 1 : 0) + keyPresses
+                dropping = false
                 let time = timespec(tv_sec: seconds, tv_nsec: microseconds * 1_000)
                 taps.append(contentsOf: repeatElement(time, count: count))
                 newContacts = 0
@@ -140,8 +116,8 @@ public struct InputEventDecoder: Sendable {
         return taps
     }
 
-    /// Encodes one event as the kernel writes it (for tests and recorded streams).
-    public static func encode(seconds: Int, microseconds: Int, type: UInt16, code: UInt16, value: Int32) -> [UInt8] {
+    /// Encodes one event as the kernel writes it (for tests).
+    static func encode(seconds: Int, microseconds: Int, type: UInt16, code: UInt16, value: Int32) -> [UInt8] {
         withUnsafeBytes(of: Int64(seconds).littleEndian) { Array($0) }
             + withUnsafeBytes(of: Int64(microseconds).littleEndian) { Array($0) }
             + withUnsafeBytes(of: type.littleEndian) { Array($0) }

@@ -28,6 +28,8 @@ public struct CaptureReport: Sendable, Equatable {
     public var sampleRate: Double
     /// Frames per process cycle.
     public var periodFrames: Int
+    /// Why the stimulus stopped playing part-way (a read error), which also ends the run.
+    public var stimulusError: AudioError?
 }
 
 /// Errors of a capture run.
@@ -80,10 +82,10 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
     /// Taps from `tapNow` / `tap(atMonotonicTime:)`, as recording frames, until the writer takes them.
     private var externalTaps: [Int] = []
     private var tapCount = 0
+    private var stopped = false
     /// The recording's frame clock against JACK's system clock, for those taps.
     private var clock = FrameClock(sampleRate: 48_000)
-    private var clockXruns = 0
-    private var stampBuffer = [CycleStamp](repeating: CycleStamp(frame: 0, microseconds: 0), count: 1_024)
+    private var stampBuffer = [CycleStamp](repeating: CycleStamp(frame: 0, microseconds: 0, xruns: 0), count: 1_024)
 
     /// The server's sample rate, at which every run plays and records.
     public var sampleRate: Double { client.sampleRate }
@@ -95,11 +97,20 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
 
     /// Ends the current run at the next process cycle, from any thread (a signal handler's
     /// dispatch source, a user's key). `run` then finishes writing and returns with
-    /// `completed == false`.
+    /// `completed == false`. The stop holds for later runs too, which return at once, so a
+    /// Ctrl-C that arrives between two tasks is never lost.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
+        stopped = true
         activeState?.pointee.stopRequested.store(true, ordering: .releasing)
+    }
+
+    /// True once ``stop()`` was called.
+    public var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
     }
 
     /// Records a tap now: the audio clock is read at the call, like a touch screen that stamps
@@ -121,7 +132,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         // JACK's clock need not be CLOCK_MONOTONIC (jackd2 uses CLOCK_MONOTONIC_RAW), so carry
         // the event's age across rather than its absolute time; the clocks' rates differ by
         // parts per million at most.
-        let age = Int64((now.tv_sec - time.tv_sec) * 1_000_000 + (now.tv_nsec - time.tv_nsec) / 1_000)
+        let age = Int64(now.tv_sec - time.tv_sec) * 1_000_000 + Int64(now.tv_nsec - time.tv_nsec) / 1_000
         return recordTap(atMicroseconds: jackNow - age)
     }
 
@@ -138,11 +149,6 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
 
     /// Takes the cycle starts the callback logged into the frame clock (call with `lock` held).
     private func updateClock(_ state: UnsafeMutablePointer<CaptureState>) {
-        let xruns = state.pointee.xruns.load(ordering: .relaxed)
-        if xruns != clockXruns {
-            clock.reset()
-            clockXruns = xruns
-        }
         while true {
             let count = stampBuffer.withUnsafeMutableBufferPointer {
                 state.pointee.cycleStamps.pop(into: $0.baseAddress!, maximum: $0.count)
@@ -191,10 +197,10 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
                                       ringCapacity: Int(sampleRate) * 4, playbackCapacity: Int(sampleRate) * 4)
         lock.lock()
         activeState = state
+        if stopped { state.pointee.stopRequested.store(true, ordering: .releasing) }
         externalTaps = []
         tapCount = 0
         clock = FrameClock(sampleRate: sampleRate)
-        clockXruns = 0
         lock.unlock()
         defer {
             lock.lock()
@@ -230,7 +236,13 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         jack_set_xrun_callback(handle, captureXrun, UnsafeMutableRawPointer(state))
         jack_on_shutdown(handle, captureShutdown, UnsafeMutableRawPointer(state))
         guard jack_activate(handle) == 0 else { throw CaptureError.jack("cannot activate the client") }
-        defer { jack_deactivate(handle) }
+        defer {
+            jack_deactivate(handle)
+            // The callbacks' argument is freed with this run; none may fire later (the server
+            // going away between tasks).
+            jack_on_shutdown(handle, nil, nil)
+            jack_set_xrun_callback(handle, nil, nil)
+        }
 
         let ownName = String(cString: jack_get_client_name(handle))
         for (channel, destination) in outputs.enumerated() where channel < channels {
@@ -267,15 +279,15 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         var tapFrames = [Int](repeating: 0, count: 256)
         var tapTimes: [Double] = []
         var written = 0
-        var feedError: (any Error)?
+        var feedError: AudioError?
         while true {
             let finished = state.pointee.finished.load(ordering: .acquiring)
             if !finished && feedError == nil {
                 do { try feeder.fill() } catch {
                     // A stimulus that cannot be read any further ends the run; the files keep
-                    // what was captured, and the error is reported after they are closed.
+                    // what was captured, and the report carries the error.
                     feedError = error
-                    stop()
+                    state.pointee.stopRequested.store(true, ordering: .releasing)
                 }
             }
             let midiTaps = tapFrames.withUnsafeMutableBufferPointer { state.pointee.taps.pop(into: $0.baseAddress!, maximum: $0.count) }
@@ -303,7 +315,6 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
             }
         }
         try writer.close()
-        if let feedError { throw feedError }
         return CaptureReport(completed: state.pointee.position >= state.pointee.totalFrames, recordedFrames: written,
                              cycles: state.pointee.cycles.load(ordering: .relaxed),
                              xruns: state.pointee.xruns.load(ordering: .relaxed),
@@ -311,7 +322,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
                              stimulusUnderrunFrames: state.pointee.underrun.load(ordering: .relaxed), tapTimes: tapTimes,
                              callbackNanoseconds: Array(UnsafeBufferPointer(start: state.pointee.timings,
                                                                             count: min(state.pointee.timingCount, state.pointee.timingCapacity))),
-                             sampleRate: sampleRate, periodFrames: client.periodFrames)
+                             sampleRate: sampleRate, periodFrames: client.periodFrames, stimulusError: feedError)
     }
 }
 

@@ -38,7 +38,7 @@ public struct SessionPlan: Sendable, Equatable {
 public enum ExistingFilesPolicy: Sendable, Equatable {
     /// Stop before writing anything.
     case refuse
-    /// Replace them.
+    /// Delete them all before the session, so none is left to mix with the new ones.
     case overwrite
     /// Move them into a new subfolder `previous-N` of the data folder (N = 1, 2, … the first
     /// unused), so both sessions are kept and each can be analysed on its own.
@@ -157,9 +157,7 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
     } catch { throw .audio(error) }
 
     let ids = tracks.indices.map { TaskID(user: plan.user, track: $0 + 1) }
-    let targets = ids.flatMap { [$0.audioFileName(), $0.timestampsFileName, $0.description + ".json"] }
-        + [PlayOrderFile.fileName(user: plan.user)]
-    try prepareDataFolder(plan, files: targets)
+    try prepareDataFolder(plan)
     do { try PlayOrderFile.write(order, to: plan.dataFolder + "/" + PlayOrderFile.fileName(user: plan.user)) } catch {
         throw .data(error)
     }
@@ -167,7 +165,7 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
     var sidecars: [TaskSidecar] = []
     for (position, trackIndex) in order.enumerated() {
         let id = ids[trackIndex]
-        guard beforeTask(position + 1, order.count, tracks[trackIndex]) else { break }
+        guard !capture.isStopped, beforeTask(position + 1, order.count, tracks[trackIndex]), !capture.isStopped else { break }
         let started = ISO8601DateFormatter().string(from: Date())
         let recordingPath = plan.dataFolder + "/" + id.audioFileName()
         let report: CaptureReport
@@ -199,29 +197,46 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
         } catch { throw .data(.unwritable(path: sidecarPath, reason: error.localizedDescription)) }
         sidecars.append(sidecar)
         afterTask(sidecar)
+        if let error = report.stimulusError { throw .audio(error) }
         if !report.completed { break }
     }
     return sidecars
 }
 
-/// Creates the data folder and applies the plan's policy to those of `files` that exist:
-/// refuses (before anything is written, so a mistyped user id never destroys data), leaves
-/// them to be overwritten, or moves them into `previous-N`.
-private func prepareDataFolder(_ plan: SessionPlan, files: [String]) throws(SessionError) {
+/// Creates the data folder and applies the plan's policy to every file of this user already
+/// in it (`NNN_TT.*` and `NNN_play_order.txt`, whatever the track list says now): refuses
+/// before anything is written, so a mistyped user id never destroys data; deletes them all
+/// (`overwrite`), so a shorter new session never mixes with the old one; or moves them all into
+/// `previous-N` (`keepPrevious`).
+private func prepareDataFolder(_ plan: SessionPlan) throws(SessionError) {
     let manager = FileManager.default
-    let existing = files.filter { manager.fileExists(atPath: plan.dataFolder + "/" + $0) }
+    let names = (try? manager.contentsOfDirectory(atPath: plan.dataFolder)) ?? []
+    let existing = names.filter { name in
+        name == PlayOrderFile.fileName(user: plan.user)
+            || TaskID(fileStem: name.prefix { $0 != "." })?.user == plan.user
+    }.sorted()
     if !existing.isEmpty && plan.existingFiles == .refuse {
         throw .existingFiles(existing.map { plan.dataFolder + "/" + $0 })
     }
     do {
         try manager.createDirectory(atPath: plan.dataFolder, withIntermediateDirectories: true)
     } catch { throw .data(.unwritable(path: plan.dataFolder, reason: error.localizedDescription)) }
-    guard plan.existingFiles == .keepPrevious, !existing.isEmpty else { return }
-    var number = 1
-    while manager.fileExists(atPath: plan.dataFolder + "/previous-\(number)") { number += 1 }
-    let folder = plan.dataFolder + "/previous-\(number)"
+    guard !existing.isEmpty else { return }
+    var destination: String?
+    if plan.existingFiles == .keepPrevious {
+        var number = 1
+        while manager.fileExists(atPath: plan.dataFolder + "/previous-\(number)") { number += 1 }
+        destination = plan.dataFolder + "/previous-\(number)"
+    }
     do {
-        try manager.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        for name in existing { try manager.moveItem(atPath: plan.dataFolder + "/" + name, toPath: folder + "/" + name) }
-    } catch { throw .data(.unwritable(path: folder, reason: error.localizedDescription)) }
+        if let destination { try manager.createDirectory(atPath: destination, withIntermediateDirectories: false) }
+        for name in existing {
+            let path = plan.dataFolder + "/" + name
+            if let destination {
+                try manager.moveItem(atPath: path, toPath: destination + "/" + name)
+            } else {
+                try manager.removeItem(atPath: path)
+            }
+        }
+    } catch { throw .data(.unwritable(path: destination ?? plan.dataFolder, reason: error.localizedDescription)) }
 }

@@ -90,15 +90,19 @@ struct RunCommand: ParsableCommand {
             }
         }
         let capture = PlaybackCapture(client: client)
-        // Ctrl-C and SIGTERM end the current task cleanly instead of killing the process.
+        let prompt = TaskPrompt(capture: capture, keyboard: keyboard, prompting: !noPrompt)
+        // Ctrl-C and SIGTERM end the current task cleanly instead of killing the process, and
+        // between tasks they end the session at the prompt.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
         for source in sources {
-            source.setEventHandler { capture.stop() }
+            source.setEventHandler {
+                capture.stop()
+                prompt.cancel()
+            }
             source.resume()
         }
-        let prompt = TaskPrompt(capture: capture, keyboard: keyboard)
         let device: InputDeviceReader?
         do {
             device = try inputDevice.map { path throws(CaptureError) in
@@ -116,7 +120,9 @@ struct RunCommand: ParsableCommand {
         let status = StatusLine(capture: capture)
         do {
             let sidecars = try runSession(plan, capture: capture, beforeTask: { index, count, stimulus in
-                if !noPrompt { prompt.waitForEnter("task \(index) of \(count) (\(stimulus)): press Enter to start") }
+                if !noPrompt && !prompt.waitForEnter("task \(index) of \(count) (\(stimulus)): press Enter to start") {
+                    return false
+                }
                 status.begin("task \(index) of \(count)")
                 return true
             }, afterTask: { sidecar in
@@ -126,7 +132,11 @@ struct RunCommand: ParsableCommand {
                            + (sidecar.xruns > 0 ? ", \(sidecar.xruns) xrun(s)" : "")
                            + (sidecar.stimulusUnderrunFrames > 0 ? ", \(sidecar.stimulusUnderrunFrames) stimulus frames late" : ""))
             })
-            if sidecars.contains(where: { !$0.completed }) { throw ExitCode(1) }
+            if device?.hasEnded == true { printError("warning: \(inputDevice ?? ""): the input device stopped delivering events") }
+            if capture.isStopped || sidecars.contains(where: { !$0.completed }) {
+                printError("stopped after \(sidecars.filter(\.completed).count) complete task(s)")
+                throw ExitCode(1)
+            }
         } catch let error as SessionError {
             status.end()
             printError("error: \(error)")

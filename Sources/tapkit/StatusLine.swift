@@ -29,13 +29,18 @@ final class StatusLine: @unchecked Sendable {  // `timer` is set once, in init
 
     /// Clears the line before the task's summary is printed.
     func end() {
-        label.withLock { $0 = nil }
-        if timer != nil { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        // Under the lock, so a draw in flight cannot put the line back after it is cleared.
+        label.withLock { task in
+            task = nil
+            if timer != nil { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        }
     }
 
     private func draw() {
-        guard let task = label.withLock({ $0 }), let progress = capture.progress else { return }
-        let line = String(format: "%@  %.1f / %.1f s  taps %d", task, progress.elapsed, progress.duration, progress.taps)
-        FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
+        label.withLock { task in
+            guard let task, let progress = capture.progress else { return }
+            let line = String(format: "%@  %.1f / %.1f s  taps %d", task, progress.elapsed, progress.duration, progress.taps)
+            FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
+        }
     }
 }

@@ -83,17 +83,51 @@ extension JackTests {
         let arguments = ["run", folder, "--user", "5", "--no-prompt", "--server", server.name,
                          "--output", "participant:in", "--midi-input", "participant:midi_out"]
         #expect(try runTapKit(arguments).status == 0)
+        // A file of this user from an older, longer track list goes with the rest.
+        try Data("1.0\n".utf8).write(to: URL(fileURLWithPath: folder + "/data/005_03.txt"))
         let first = try Data(contentsOf: URL(fileURLWithPath: folder + "/data/005_01.wav"))
         let second = try runTapKit(arguments + ["--keep-previous"])
         _ = participant
         #expect(second.status == 0, "\(second.stderr)")
         let moved = try FileManager.default.contentsOfDirectory(atPath: folder + "/data/previous-1").sorted()
         #expect(moved == ["005_01.json", "005_01.txt", "005_01.wav", "005_02.json", "005_02.txt", "005_02.wav",
-                          "005_play_order.txt"])
+                          "005_03.txt", "005_play_order.txt"])
+        #expect(!FileManager.default.fileExists(atPath: folder + "/data/005_03.txt"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/data/previous-1/005_01.wav")) == first)
         #expect(FileManager.default.fileExists(atPath: folder + "/data/005_01.wav"))
         let both = try runTapKit(["run", folder, "--user", "5", "--no-prompt", "--server", server.name, "--overwrite", "--keep-previous"])
         #expect(both.status == 2)
+        // --overwrite deletes every file of this user first, the stray one included.
+        try Data("1.0\n".utf8).write(to: URL(fileURLWithPath: folder + "/data/005_03.txt"))
+        #expect(try runTapKit(arguments + ["--overwrite"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/data/005_03.txt"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/data/005_02.wav"))
+    }
+
+    /// Ctrl-C at the prompt before the first task ends the session there: exit status 1,
+    /// no task file written.
+    @Test func ctrlCAtThePromptEndsTheSession() throws {
+        let server = try JackServerFixture()
+        let (folder, _) = try experiment()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tapkitBinary)
+        process.arguments = ["run", folder, "--user", "6", "--server", server.name]
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        Thread.sleep(forTimeInterval: 1)
+        process.interrupt()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!process.isRunning, "still waiting at the prompt after Ctrl-C")
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1)
+        #expect(stderr.contains("press Enter") && stderr.contains("stopped after 0 complete task"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/data/006_01.wav"))
     }
 
     /// A stimulus that is missing is named before anything is written.
