@@ -56,6 +56,9 @@ final class StimulusReader {
     private var memory: [[Float]] = []
     private var position = 0
     private let file: ConvertingFileReader?
+    /// For each output, the file channel it plays (a mono file on two outputs is decoded once).
+    private var sourceOfOutput: [Int] = []
+    private var sourceFrames: [Float] = []
 
     init(_ stimulus: Stimulus, outputRate: Double) throws(AudioError) {
         channelCount = stimulus.channelCount
@@ -66,7 +69,10 @@ final class StimulusReader {
             file = nil
             frameCount = memory[0].count
         case .file(let path, let channels):
-            let file = try ConvertingFileReader(path: path, channels: channels, outputRate: Int(outputRate))
+            var sources: [ChannelSelection] = []
+            for channel in channels where !sources.contains(channel) { sources.append(channel) }
+            sourceOfOutput = channels.map { sources.firstIndex(of: $0)! }
+            let file = try ConvertingFileReader(path: path, channels: sources, outputRate: Int(outputRate))
             self.file = file
             frameCount = file.frameCount
         }
@@ -75,7 +81,22 @@ final class StimulusReader {
     /// Writes up to `maximumFrames` interleaved frames into `output`; returns how many
     /// (0 at the end).
     func read(into output: UnsafeMutablePointer<Float>, maximumFrames: Int) throws(AudioError) -> Int {
-        if let file { return try file.read(into: output, maximumFrames: maximumFrames) }
+        if let file {
+            guard file.channelCount < channelCount else { return try file.read(into: output, maximumFrames: maximumFrames) }
+            let sources = file.channelCount
+            if sourceFrames.count < maximumFrames * sources {
+                sourceFrames = [Float](repeating: 0, count: maximumFrames * sources)
+            }
+            let count = try sourceFrames.withUnsafeMutableBufferPointer { buffer throws(AudioError) in
+                try file.read(into: buffer.baseAddress!, maximumFrames: maximumFrames)
+            }
+            for frame in 0..<count {
+                for (channel, source) in sourceOfOutput.enumerated() {
+                    output[frame * channelCount + channel] = sourceFrames[frame * sources + source]
+                }
+            }
+            return count
+        }
         let count = min(maximumFrames, frameCount - position)
         for channel in 0..<channelCount {
             memory[channel].withUnsafeBufferPointer { samples in
