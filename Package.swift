@@ -28,13 +28,14 @@ let package = Package(
         .target(name: "TapKit", dependencies: [
             "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",
         ]),
+        .target(name: "TapMetronome", dependencies: ["TapAudio"]),
         // Collection.
         .target(name: "TapCapture", dependencies: [
             "TapAudio", "TapData", "CJack", .product(name: "Atomics", package: "swift-atomics"),
         ]),
 
         .executableTarget(name: "tapkit", dependencies: [
-            "TapKit", "TapSim", "TapCapture",
+            "TapKit", "TapSim", "TapCapture", "TapMetronome",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -47,6 +48,7 @@ let package = Package(
         .testTarget(name: "TapDataTests", dependencies: ["TapData"]),
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "tapkit", "TapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

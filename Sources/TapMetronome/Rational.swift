@@ -1,0 +1,105 @@
+import Foundation
+
+/// An exact fraction, always in lowest terms with a positive denominator. Click positions are
+/// computed in these and rounded to a frame once, so no error accumulates however long a
+/// metronome runs.
+public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The numerator (any sign).
+    public let numerator: Int64
+    /// The denominator (> 0).
+    public let denominator: Int64
+
+    /// `numerator / denominator`, reduced. The denominator must not be 0.
+    public init(_ numerator: Int64, _ denominator: Int64 = 1) {
+        precondition(denominator != 0, "a fraction's denominator cannot be 0")
+        let divisor = Rational.gcd(numerator, denominator)
+        let sign: Int64 = denominator < 0 ? -1 : 1
+        self.numerator = sign * numerator / divisor
+        self.denominator = sign * denominator / divisor
+    }
+
+    /// An integer.
+    public init(_ value: Int) { self.init(Int64(value), 1) }
+
+    /// Parses `120`, `120.5` (a decimal of up to 6 places, exactly: 241/2) or `241/2` (parts up
+    /// to 10⁹); nil for anything else.
+    public init?(_ text: some StringProtocol) {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, text != "." else { return nil }
+        if let slash = text.firstIndex(of: "/") {
+            guard let top = Int64(text[..<slash]), let bottom = Int64(text[text.index(after: slash)...]), bottom != 0,
+                  top.magnitude <= 1_000_000_000, bottom.magnitude <= 1_000_000_000 else {
+                return nil
+            }
+            self.init(top, bottom)
+            return
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+              parts.count == 1 || (parts[1].count <= 6 && parts[1].allSatisfy(\.isNumber) && !parts[1].isEmpty),
+              let whole = Int64(parts[0].isEmpty ? "0" : String(parts[0])), whole.magnitude <= 1_000_000_000 else { return nil }
+        guard parts.count == 2 else {
+            self.init(whole, 1)
+            return
+        }
+        var scale: Int64 = 1
+        for _ in parts[1] { scale *= 10 }
+        let fraction = Int64(parts[1])!
+        let negative = parts[0].hasPrefix("-")
+        self.init(whole * scale + (negative ? -fraction : fraction), scale)
+    }
+
+    /// A fraction from wide parts, reduced; it must fit 64 bits once reduced.
+    init(wide numerator: Int128, _ denominator: Int128) {
+        var (x, y) = (numerator.magnitude, denominator.magnitude)
+        while y != 0 { (x, y) = (y, x % y) }
+        let divisor = Int128(x == 0 ? 1 : x)
+        let sign: Int128 = denominator < 0 ? -1 : 1
+        self.init(Int64(sign * numerator / divisor), Int64(sign * denominator / divisor))
+    }
+
+    public static func + (a: Rational, b: Rational) -> Rational {
+        Rational(wide: Int128(a.numerator) * Int128(b.denominator) + Int128(b.numerator) * Int128(a.denominator),
+                 Int128(a.denominator) * Int128(b.denominator))
+    }
+    public static func - (a: Rational, b: Rational) -> Rational { a + Rational(-b.numerator, b.denominator) }
+    public static func * (a: Rational, b: Rational) -> Rational {
+        Rational(wide: Int128(a.numerator) * Int128(b.numerator), Int128(a.denominator) * Int128(b.denominator))
+    }
+    public static func / (a: Rational, b: Rational) -> Rational {
+        precondition(b.numerator != 0, "division by zero")
+        return a * Rational(b.denominator, b.numerator)
+    }
+    public static func < (a: Rational, b: Rational) -> Bool {
+        Int128(a.numerator) * Int128(b.denominator) < Int128(b.numerator) * Int128(a.denominator)
+    }
+
+    /// The nearest integer, halves rounded up (towards +∞).
+    public var roundedToNearest: Int64 {
+        let doubled = 2 * numerator + denominator
+        let twice = 2 * denominator
+        return doubled >= 0 ? doubled / twice : -((-doubled + twice - 1) / twice)
+    }
+
+    /// The value as a `Double` (for display and for times in seconds).
+    public var doubleValue: Double { Double(numerator) / Double(denominator) }
+
+    public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
+
+    static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
+        var (x, y) = (a.magnitude, b.magnitude)
+        while y != 0 { (x, y) = (y, x % y) }
+        return x == 0 ? 1 : Int64(x)
+    }
+}
+
+/// `round(value × multiplier)` for a value given as a fraction `numerator / denominator` with
+/// wide parts: in 128-bit arithmetic, halves up. This is the one rounding of a click's time to
+/// a frame.
+func roundedProduct(_ numerator: Int128, _ denominator: Int128) -> Int {
+    precondition(denominator > 0)
+    let doubled = 2 * numerator + denominator
+    let twice = 2 * denominator
+    let quotient = doubled >= 0 ? doubled / twice : -((-doubled + twice - 1) / twice)
+    return Int(quotient)
+}
