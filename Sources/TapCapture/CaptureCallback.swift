@@ -7,7 +7,6 @@ import Glibc
 /// Everything the process callback touches, allocated before activation. Plain memory and
 /// atomics only: no class references, so the callback does no reference counting.
 struct CaptureState {
-    var client: OpaquePointer
     var outputs: UnsafeMutablePointer<OpaquePointer?>
     /// This cycle's output buffers, one per output port.
     var outputBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
@@ -43,7 +42,7 @@ struct CaptureState {
     var dropped: UnsafeAtomic<Int>
     var underrun: UnsafeAtomic<Int>
 
-    static func make(client: OpaquePointer, channels: Int, stimulusFrames: Int, totalFrames: Int,
+    static func make(channels: Int, stimulusFrames: Int, totalFrames: Int,
                      ringCapacity: Int, playbackCapacity: Int) -> UnsafeMutablePointer<CaptureState> {
         let outputs = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: max(channels, 1))
         outputs.initialize(repeating: nil, count: max(channels, 1))
@@ -56,7 +55,7 @@ struct CaptureState {
         timings.initialize(repeating: 0, count: timingCapacity)
         let state = UnsafeMutablePointer<CaptureState>.allocate(capacity: 1)
         state.initialize(to: CaptureState(
-            client: client, outputs: outputs, outputBuffers: outputBuffers, outputCount: channels, input: nil, midiInput: nil,
+            outputs: outputs, outputBuffers: outputBuffers, outputCount: channels, input: nil, midiInput: nil,
             playback: SPSCRing(minimumCapacity: playbackCapacity * max(channels, 1), filler: 0),
             playbackScratch: scratch, stimulusFrames: stimulusFrames, totalFrames: totalFrames,
             ring: SPSCRing(minimumCapacity: ringCapacity, filler: 0), taps: SPSCRing(minimumCapacity: 4_096, filler: 0),

@@ -192,7 +192,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         let sampleRate = client.sampleRate
         let reader = try StimulusReader(stimulus, outputRate: sampleRate)
         let channels = reader.channelCount
-        let state = CaptureState.make(client: handle, channels: channels, stimulusFrames: reader.frameCount,
+        let state = CaptureState.make(channels: channels, stimulusFrames: reader.frameCount,
                                       totalFrames: reader.frameCount + tailFrames,
                                       ringCapacity: Int(sampleRate) * 4, playbackCapacity: Int(sampleRate) * 4)
         lock.lock()
@@ -293,7 +293,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
             let midiTaps = tapFrames.withUnsafeMutableBufferPointer { state.pointee.taps.pop(into: $0.baseAddress!, maximum: $0.count) }
             lock.lock()
             updateClock(state)
-            let newTaps = Array(tapFrames.prefix(midiTaps)) + externalTaps
+            let newTaps = midiTaps == 0 && externalTaps.isEmpty ? [] : Array(tapFrames.prefix(midiTaps)) + externalTaps
             externalTaps.removeAll(keepingCapacity: true)
             tapCount += newTaps.count
             lock.unlock()

@@ -39,10 +39,9 @@ public struct Stimulus: Sendable {
                         frameCount: info.frameCount)
     }
 
-    /// Frames it lasts when played at `rate` (after sample-rate conversion).
+    /// Frames it lasts when played at `rate` (after sample-rate conversion; the same at its own rate).
     public func frameCount(atRate rate: Double) -> Int {
-        rate == sampleRate ? frameCount : Resampler.outputFrameCount(forInputFrames: frameCount,
-                                                                     inputRate: Int(sampleRate), outputRate: Int(rate))
+        Resampler.outputFrameCount(forInputFrames: frameCount, inputRate: Int(sampleRate), outputRate: Int(rate))
     }
 }
 

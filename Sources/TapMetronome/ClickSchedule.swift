@@ -78,9 +78,11 @@ public struct ClickSchedule: Sendable {
     }
 
     /// The frame of a position in whole notes: its exact time × rate, rounded once (halves up).
-    public func frame(ofWholeNotes position: Rational) -> Int {
-        let seconds = time(ofWholeNotes: position)
-        return roundedProduct(Int128(seconds.numerator) * Int128(sampleRate), Int128(seconds.denominator))
+    public func frame(ofWholeNotes position: Rational) -> Int { frame(ofTime: time(ofWholeNotes: position)) }
+
+    /// An exact time in seconds × rate, rounded once (halves up).
+    private func frame(ofTime seconds: Rational) -> Int {
+        roundedProduct(Int128(seconds.numerator) * Int128(sampleRate), Int128(seconds.denominator))
     }
 
     /// The frame at which bar `bar` (0-based) starts.
@@ -94,7 +96,8 @@ public struct ClickSchedule: Sendable {
             let start = settings.meter.barLength * Rational(bar)
             for click in pattern {
                 let position = start + click.offset
-                result.append(ClickEvent(frame: frame(ofWholeNotes: position), time: time(ofWholeNotes: position),
+                let time = time(ofWholeNotes: position)
+                result.append(ClickEvent(frame: frame(ofTime: time), time: time,
                                          bar: bar + 1, beat: click.beat, step: click.step, of: click.of,
                                          kind: click.kind, volume: click.volume, played: true))
             }

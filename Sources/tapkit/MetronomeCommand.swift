@@ -113,7 +113,7 @@ struct MetronomeRenderCommand: ParsableCommand {
             printError("error: \(error.message)")
             throw ExitCode(2)
         }
-        var written: [String] = []
+        var files = AtomicOutput()
         do {
             let schedule = try ClickSchedule(settings, sampleRate: rate)
             var sounds = ClickSounds.builtIn(sampleRate: rate)
@@ -123,8 +123,7 @@ struct MetronomeRenderCommand: ParsableCommand {
             let clicks = schedule.clicks(inBars: 0..<bars)
             var renderer = ClickRenderer(clicks: clicks, sounds: sounds, frameCount: schedule.frame(ofBar: bars) + sounds.longest)
 
-            let audioTemporary = output + ".partial-\(getpid())"
-            written.append(audioTemporary)
+            let audioTemporary = files.temporaryPath(for: output)
             let format = float ? .wavFloat : AudioFileFormat(pathExtension: output)!
             let writer = try AudioFileWriter(path: audioTemporary, format: format, sampleRate: Double(rate), channelCount: 1)
             var block = [Float](repeating: 0, count: 65_536)
@@ -137,19 +136,12 @@ struct MetronomeRenderCommand: ParsableCommand {
                 }
             }
             try writer.close()
-            var renames = [(audioTemporary, output)]
             if let onsets {
-                let onsetsTemporary = onsets + ".partial-\(getpid())"
-                written.append(onsetsTemporary)
-                try onsetTable(clicks).write(toFile: onsetsTemporary, atomically: false, encoding: .utf8)
-                renames.append((onsetsTemporary, onsets))
+                try onsetTable(clicks).write(toFile: files.temporaryPath(for: onsets), atomically: false, encoding: .utf8)
             }
-            for (from, to) in renames {
-                if FileManager.default.fileExists(atPath: to) { try FileManager.default.removeItem(atPath: to) }
-                try FileManager.default.moveItem(atPath: from, toPath: to)
-            }
+            try files.commit()
         } catch {
-            for path in written { try? FileManager.default.removeItem(atPath: path) }
+            files.discard()
             printError("error: \(error)")
             throw ExitCode(1)
         }

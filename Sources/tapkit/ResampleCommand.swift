@@ -54,7 +54,8 @@ struct ResampleCommand: ParsableCommand {
     }
 
     func run() throws {
-        let temporary = output + ".partial-\(getpid())"
+        var files = AtomicOutput()
+        let temporary = files.temporaryPath(for: output)
         do {
             let channels = try AudioFileReader(path: input).info.channelCount
             let reader = try ConvertingFileReader(path: input, channels: (0..<channels).map { .channel($0) },
@@ -72,10 +73,9 @@ struct ResampleCommand: ParsableCommand {
                 }
             }
             try writer.close()
-            if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
-            try FileManager.default.moveItem(atPath: temporary, toPath: output)
+            try files.commit()
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
+            files.discard()
             printError("error: \(error)")
             throw ExitCode(1)
         }

@@ -16,7 +16,8 @@ import TapTestSupport
         #expect(rendered.clicks.count == 4 * 3 * 3)
         for click in rendered.clicks {
             let sound = sounds.sound(for: click.kind)
-            #expect(rendered.samples[click.frame - (click.frame > 0 ? 1 : 0)] == (click.frame > 0 ? 0 : rendered.samples[0]))
+            // Clicks here are 213 ms apart and sounds 25 ms long: the frame before each is silent.
+            if click.frame > 0 { #expect(rendered.samples[click.frame - 1] == 0) }
             for offset in 1..<20 { #expect(abs(rendered.samples[click.frame + offset] - click.volume * sound[offset]) < 1e-6) }
         }
         #expect(rendered.samples.count == schedule.frame(ofBar: 4) + sounds.longest)
