@@ -19,7 +19,7 @@ let package = Package(
                        providers: [.apt(["libjack-jackd2-dev"])]),
 
         // Analysis layers (see ../shared/DESIGN.md).
-        .target(name: "TapAudio", dependencies: ["CSndFile"]),
+        .target(name: "TapAudio", dependencies: ["CSndFile", .product(name: "Atomics", package: "swift-atomics")]),
         .target(name: "TapStatistics"),
         .target(name: "TapMatching"),
         .target(name: "TapOnsets", dependencies: ["TapAudio"]),

@@ -1,3 +1,4 @@
+import TapAudio
 import Atomics
 import CJack
 #if canImport(Glibc)

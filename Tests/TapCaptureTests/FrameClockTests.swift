@@ -1,3 +1,4 @@
+import TapAudio
 import Testing
 @testable import TapCapture
 

@@ -1,3 +1,4 @@
+import TapAudio
 import CJack
 import Foundation
 @testable import TapCapture

@@ -1,25 +1,29 @@
 import Atomics
 
-/// A single-producer, single-consumer ring (of samples, or of tap frames), for handing data from
-/// the JACK process callback to a writer thread. Storage is allocated once; `push` and `pop` never allocate,
+/// A single-producer, single-consumer ring (of samples, tap frames, or events), for handing data
+/// between a real-time audio callback and another thread. Storage is allocated once; `push` and `pop` never allocate,
 /// lock or block, so the producer side is safe on the real-time thread.
 ///
 /// The producer owns `writeIndex`, the consumer `readIndex`; each publishes its index with
 /// release ordering and reads the other's with acquire ordering (Lamport's classic
 /// single-producer/single-consumer queue). Indices grow without wrapping; `Int` is 64 bits.
 ///
+/// Its operations are `@inlinable`, so a real-time callback in another module gets them
+/// specialised for its element type (no generic dispatch on the audio thread).
+///
 /// `@unchecked Sendable`: crossing threads is the point; it is safe as long as exactly one
 /// thread pushes and one pops, which is how the capture engine uses it.
-struct SPSCRing<Element>: @unchecked Sendable {
-    let capacity: Int
-    private let mask: Int
-    private let storage: UnsafeMutablePointer<Element>
-    private let readIndex: UnsafeAtomic<Int>
-    private let writeIndex: UnsafeAtomic<Int>
+public struct SPSCRing<Element>: @unchecked Sendable {
+    /// Elements it holds (a power of two).
+    public let capacity: Int
+    @usableFromInline let mask: Int
+    @usableFromInline let storage: UnsafeMutablePointer<Element>
+    @usableFromInline let readIndex: UnsafeAtomic<Int>
+    @usableFromInline let writeIndex: UnsafeAtomic<Int>
 
     /// Makes a ring of at least `minimumCapacity` elements (rounded up to a power of two),
     /// initially holding `filler`.
-    init(minimumCapacity: Int, filler: Element) {
+    public init(minimumCapacity: Int, filler: Element) {
         var size = 1
         while size < minimumCapacity { size <<= 1 }
         capacity = size
@@ -31,7 +35,7 @@ struct SPSCRing<Element>: @unchecked Sendable {
     }
 
     /// Frees the storage. Neither side may use the ring afterwards.
-    func destroy() {
+    public func destroy() {
         storage.deinitialize(count: capacity)
         storage.deallocate()
         readIndex.destroy()
@@ -39,7 +43,7 @@ struct SPSCRing<Element>: @unchecked Sendable {
     }
 
     /// Producer: appends up to `count` elements; returns how many fitted.
-    func push(_ samples: UnsafePointer<Element>, count: Int) -> Int {
+    @inlinable public func push(_ samples: UnsafePointer<Element>, count: Int) -> Int {
         let write = writeIndex.load(ordering: .relaxed)
         let read = readIndex.load(ordering: .acquiring)
         let accepted = min(count, capacity - (write - read))
@@ -49,7 +53,7 @@ struct SPSCRing<Element>: @unchecked Sendable {
     }
 
     /// Producer: appends one element; false when the ring is full.
-    func push(_ element: Element) -> Bool {
+    @inlinable public func push(_ element: Element) -> Bool {
         let write = writeIndex.load(ordering: .relaxed)
         guard write - readIndex.load(ordering: .acquiring) < capacity else { return false }
         storage[write & mask] = element
@@ -58,13 +62,13 @@ struct SPSCRing<Element>: @unchecked Sendable {
     }
 
     /// Producer: how many elements fit now (at least this many, as the consumer only frees more).
-    var writableCount: Int { capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring)) }
+    @inlinable public var writableCount: Int { capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring)) }
 
     /// Consumer: how many elements are ready now (at least this many).
-    var readableCount: Int { writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed) }
+    @inlinable public var readableCount: Int { writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed) }
 
     /// Consumer: drops up to `count` elements unread; returns how many.
-    func skip(_ count: Int) -> Int {
+    @inlinable public func skip(_ count: Int) -> Int {
         let read = readIndex.load(ordering: .relaxed)
         let skipped = min(count, writeIndex.load(ordering: .acquiring) - read)
         readIndex.store(read + skipped, ordering: .releasing)
@@ -72,7 +76,7 @@ struct SPSCRing<Element>: @unchecked Sendable {
     }
 
     /// Consumer: takes up to `maximum` elements into `destination`; returns how many.
-    func pop(into destination: UnsafeMutablePointer<Element>, maximum: Int) -> Int {
+    @inlinable public func pop(into destination: UnsafeMutablePointer<Element>, maximum: Int) -> Int {
         let read = readIndex.load(ordering: .relaxed)
         let write = writeIndex.load(ordering: .acquiring)
         let available = min(maximum, write - read)

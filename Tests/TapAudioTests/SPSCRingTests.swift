@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TapCapture
+import TapAudio
 
 @Suite struct SPSCRingTests {
     @Test func fillsToCapacityThenRefuses() {
