@@ -29,8 +29,8 @@ public struct ClickEvent: Sendable, Hashable {
 public struct ClickSchedule: Sendable {
     public let settings: MetronomeSettings
     public let sampleRate: Int
-    /// Clicks within one bar: offset in whole notes, beat, step, of, kind, volume.
-    private let pattern: [(offset: Rational, beat: Int, step: Int, of: Int, kind: ClickKind, volume: Float)]
+    /// The clicks of one bar.
+    let pattern: [PatternClick]
 
     /// The schedule of `settings` at `sampleRate` frames per second.
     public init(_ settings: MetronomeSettings, sampleRate: Int) throws(MetronomeError) {
@@ -38,34 +38,7 @@ public struct ClickSchedule: Sendable {
         guard (1_000...768_000).contains(sampleRate) else { throw .outOfRange("sample rate", "\(sampleRate)", "1000–768000") }
         self.settings = settings
         self.sampleRate = sampleRate
-        pattern = Self.barPattern(settings)
-    }
-
-    /// The clicks of one bar, in order, beats winning over subdivisions at the same place.
-    private static func barPattern(_ settings: MetronomeSettings)
-        -> [(offset: Rational, beat: Int, step: Int, of: Int, kind: ClickKind, volume: Float)] {
-        let unit = settings.beatUnit.wholeNotes
-        let bar = settings.meter.barLength
-        var clicks: [Rational: (beat: Int, step: Int, of: Int, kind: ClickKind, volume: Float)] = [:]
-        for beat in 0..<settings.beatsPerBar {
-            let start = unit * Rational(beat)
-            let kind: ClickKind = beat == 0 ? .accent : .beat
-            clicks[start] = (beat + 1, 0, 0, kind, (kind == .accent ? settings.accentVolume : settings.beatVolume) * settings.masterVolume)
-            // Coarsest subdivision first, so a shared position keeps the coarsest label.
-            for (subdivision, volume) in settings.subdivisions.sorted(by: { $0.key < $1.key }) {
-                for step in 1..<subdivision {
-                    let offset = start + unit * Rational(Int64(step), Int64(subdivision))
-                    guard offset < bar else { break }
-                    let loudness = volume * settings.subdivisionVolume * settings.masterVolume
-                    if let existing = clicks[offset] {
-                        if existing.kind == .subdivision && loudness > existing.volume { clicks[offset]!.volume = loudness }
-                    } else {
-                        clicks[offset] = (beat + 1, step, subdivision, .subdivision, loudness)
-                    }
-                }
-            }
-        }
-        return clicks.sorted { $0.key < $1.key }.map { ($0.key, $0.value.beat, $0.value.step, $0.value.of, $0.value.kind, $0.value.volume) }
+        pattern = PatternClick.bar(of: settings)
     }
 
     /// Clicks per bar.
