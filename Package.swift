@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "TapKit", dependencies: [
             "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",
         ]),
-        .target(name: "TapMetronome", dependencies: ["TapAudio"]),
+        .target(name: "TapMetronome", dependencies: ["TapAudio", "TapStatistics"]),
         // Collection.
         .target(name: "TapCapture", dependencies: [
             "TapAudio", "TapData", "CJack", .product(name: "Atomics", package: "swift-atomics"),
@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "TapDataTests", dependencies: ["TapData"]),
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit", "TapTestSupport"]),
-        .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "tapkit", "TapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

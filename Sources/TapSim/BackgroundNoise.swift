@@ -1,3 +1,5 @@
+import TapStatistics
+
 /// Stationary background noise: white Gaussian noise mixed with pink-ish noise.
 ///
 /// Pink noise comes from Paul Kellet's "refined" filter (a sum of one-pole low-passes,

@@ -1,3 +1,5 @@
+import TapStatistics
+
 /// A knock or a cough, with its parameters drawn when the task is planned.
 ///
 /// - **Knock**: 1–2 damped sinusoids (80–400 Hz log-uniform, decay 15–60 ms) for the thump,

@@ -1,3 +1,5 @@
+import TapStatistics
+
 /// Mains hum: a fundamental (50 or 60 Hz, ±0.05 Hz per task) and harmonics 2–5.
 ///
 /// Harmonic amplitudes relative to the fundamental are drawn per task: odd harmonics

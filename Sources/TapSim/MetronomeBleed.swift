@@ -1,3 +1,5 @@
+import TapStatistics
+
 /// The metronome leaking from the headphones into the microphone: the same tonal beep at every
 /// click.
 ///

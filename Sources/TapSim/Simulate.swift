@@ -1,3 +1,4 @@
+import TapStatistics
 import TapData
 /// Simulates one task: a participant tapping along to a metronome while the phone records the
 /// microphone and logs touches.

@@ -1,3 +1,5 @@
+import TapStatistics
+
 /// Building blocks shared by the sound models: recursive oscillators, envelopes, filters.
 /// Per-sample work is multiply–add only; sines and exponentials are evaluated once per
 /// sound (or once per block), never per sample.

@@ -1,3 +1,5 @@
+import TapStatistics
+
 /// The timbre of the surface a participant taps on in one task: every tap of the task is a
 /// random variation of it.
 ///

@@ -1,3 +1,5 @@
+import TapStatistics
+
 /// Names of the independent random streams of a task. Each is derived from
 /// (seed, user, track, stream[, index]) so that, e.g., switching the hum off or changing the
 /// distractor rate leaves the taps bit-identical, and a tap's randomness does not depend on

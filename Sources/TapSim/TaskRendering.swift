@@ -1,3 +1,5 @@
+import TapStatistics
+
 /// The components of a recording, in the order they are mixed.
 enum SoundComponent: CaseIterable {
     case backgroundNoise, hum, bleed, distractors, taps

@@ -1,22 +1,22 @@
 /// Elementary functions built from IEEE-754 basic operations only (+, −, ×, ÷, rounding,
-/// exponent manipulation), so that the simulator gives bit-identical output on every
+/// exponent manipulation), so that seeded simulations and jittered stimuli give bit-identical output on every
 /// platform; libm's `exp`, `log`, `sin`, `cos` may differ in the last bit between systems.
 ///
 /// Accuracy is a few ulps, which is plenty for synthesis. Argument reduction follows
 /// Cody & Waite (1980) with fdlibm's split constants; the reduced arguments are evaluated by
 /// truncated Taylor / atanh series in Horner form.
-enum PortableMath {
-    static let ln2Hi = 6.93147180369123816490e-01
-    static let ln2Lo = 1.90821492927058770002e-10
-    static let ln2 = 0.693147180559945286226763982995180413
-    static let ln10 = 2.302585092994045684017991454684364208
-    static let pi = 3.141592653589793115997963468544185162
-    static let twoPi = 6.283185307179586231995926937088370323
-    static let piOver2Hi = 1.57079632673412561417e+00
-    static let piOver2Lo = 6.07710050650619224932e-11
+public enum PortableMath {
+    public static let ln2Hi = 6.93147180369123816490e-01
+    public static let ln2Lo = 1.90821492927058770002e-10
+    public static let ln2 = 0.693147180559945286226763982995180413
+    public static let ln10 = 2.302585092994045684017991454684364208
+    public static let pi = 3.141592653589793115997963468544185162
+    public static let twoPi = 6.283185307179586231995926937088370323
+    public static let piOver2Hi = 1.57079632673412561417e+00
+    public static let piOver2Lo = 6.07710050650619224932e-11
 
     /// eˣ.
-    static func exp(_ x: Double) -> Double {
+    public static func exp(_ x: Double) -> Double {
         if x.isNaN { return x }
         if x > 709.782712893384 { return .infinity }
         if x < -745.2 { return 0 }
@@ -33,7 +33,7 @@ enum PortableMath {
     }
 
     /// Natural logarithm; −∞ at 0, NaN below 0.
-    static func log(_ x: Double) -> Double {
+    public static func log(_ x: Double) -> Double {
         if x.isNaN || x < 0 { return .nan }
         if x == 0 { return -.infinity }
         if x.isInfinite { return x }
@@ -58,22 +58,22 @@ enum PortableMath {
     }
 
     /// 10ˣ.
-    static func pow10(_ x: Double) -> Double {
+    public static func pow10(_ x: Double) -> Double {
         exp(x * ln10)
     }
 
     /// Amplitude ratio of a level in decibels: 10^(dB/20).
-    static func amplitude(decibels: Double) -> Double {
+    public static func amplitude(decibels: Double) -> Double {
         exp(decibels * (ln10 / 20))
     }
 
     /// Power ratio of a level in decibels: 10^(dB/10).
-    static func power(decibels: Double) -> Double {
+    public static func power(decibels: Double) -> Double {
         exp(decibels * (ln10 / 10))
     }
 
     /// sin x.
-    static func sin(_ x: Double) -> Double {
+    public static func sin(_ x: Double) -> Double {
         let (r, quadrant) = reduce(x)
         switch quadrant {
         case 0: return sinKernel(r)
@@ -84,7 +84,7 @@ enum PortableMath {
     }
 
     /// cos x.
-    static func cos(_ x: Double) -> Double {
+    public static func cos(_ x: Double) -> Double {
         let (r, quadrant) = reduce(x)
         switch quadrant {
         case 0: return cosKernel(r)

@@ -1,5 +1,5 @@
 import Testing
-@testable import TapSim
+@testable import TapStatistics
 
 @Suite("SeededGenerator")
 struct SeededGeneratorTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TapSim
+@testable import TapStatistics
 
 @Suite("PortableMath")
 struct PortableMathTests {

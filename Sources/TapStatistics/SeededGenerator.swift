@@ -130,11 +130,11 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
 
 /// SplitMix64 (Steele, Lea & Flood 2014, "Fast splittable pseudorandom number generators"),
 /// used to seed ``SeededGenerator`` and to hash stream labels.
-enum SplitMix64 {
+public enum SplitMix64 {
     static let golden: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// The SplitMix64 output function (a 64-bit bijective mixer).
-    static func mix(_ value: UInt64) -> UInt64 {
+    public static func mix(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -142,7 +142,7 @@ enum SplitMix64 {
     }
 
     /// Advances `state` and returns the next output.
-    static func next(_ state: inout UInt64) -> UInt64 {
+    public static func next(_ state: inout UInt64) -> UInt64 {
         state &+= golden
         return mix(state)
     }
