@@ -28,8 +28,9 @@ extension PatternClick {
             // Coarsest subdivision first, so a shared position keeps the coarsest label.
             for (subdivision, volume) in settings.subdivisions.sorted(by: { $0.key < $1.key }) {
                 for step in 1..<subdivision {
-                    let offset = start + unit * Rational(Int64(step), Int64(subdivision))
-                    guard offset < bar else { break }
+                    let straight = Rational(Int64(step), Int64(subdivision))
+                    let offset = start + unit * swung(straight, settings.swing)
+                    guard start + unit * straight < bar, offset < bar else { break }
                     let loudness = volume * settings.subdivisionVolume * settings.masterVolume
                     if let existing = clicks[offset] {
                         if existing.kind == .subdivision && loudness > existing.volume { clicks[offset]!.volume = loudness }
@@ -41,5 +42,14 @@ extension PatternClick {
             }
         }
         return clicks.values.sorted { $0.offset < $1.offset }
+    }
+
+    /// A position within a beat (0…1) moved by swing: [0, 1/2] stretches to [0, swing] and
+    /// [1/2, 1] squeezes into [swing, 1].
+    static func swung(_ position: Rational, _ swing: Rational) -> Rational {
+        let half = Rational(1, 2)
+        if swing == half { return position }
+        return position <= half ? position * swing * Rational(2)
+                                : swing + (position - half) * (Rational(1) - swing) * Rational(2)
     }
 }

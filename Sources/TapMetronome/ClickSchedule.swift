@@ -2,8 +2,8 @@
 public struct ClickEvent: Sendable, Hashable {
     /// The frame it starts at: its exact time rounded to a frame once.
     public var frame: Int
-    /// Its exact time in seconds from the start.
-    public var time: Rational
+    /// Its time in seconds from the start, to double precision (the frame is exact).
+    public var time: Double
     /// 1-based bar.
     public var bar: Int
     /// 1-based beat within the bar.
@@ -70,7 +70,7 @@ public struct ClickSchedule: Sendable {
             for click in pattern {
                 let position = start + click.offset
                 let time = time(ofWholeNotes: position)
-                result.append(ClickEvent(frame: frame(ofTime: time), time: time,
+                result.append(ClickEvent(frame: frame(ofTime: time), time: time.doubleValue,
                                          bar: bar + 1, beat: click.beat, step: click.step, of: click.of,
                                          kind: click.kind, volume: click.volume, played: true))
             }

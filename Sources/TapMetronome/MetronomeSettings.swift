@@ -32,6 +32,11 @@ public struct MetronomeSettings: Sendable, Hashable {
     public var subdivisionVolume: Float = 0.6
     /// Scales everything, 0…1.
     public var masterVolume: Float = 1
+    /// Where the half-beat falls, as a fraction of the beat: 1/2 is straight, 2/3 triplet
+    /// swing, 3/4 dotted; 1/2…3/4. Every position within a beat moves with it (the first half
+    /// of the beat is stretched to `swing`, the second squeezed into the rest), so all
+    /// subdivisions swing together.
+    public var swing = Rational(1, 2)
 
     /// Settings at `tempo` in `meter`, beats of one 1/d note, no subdivisions.
     public init(tempo: Rational, meter: Meter, beatUnit: NoteValue? = nil) {
@@ -47,6 +52,7 @@ public struct MetronomeSettings: Sendable, Hashable {
                                ("subdivision volume", subdivisionVolume), ("master volume", masterVolume)] {
             guard (0...1).contains(volume) else { throw .outOfRange(name, "\(volume)", "0–1") }
         }
+        guard swing >= Rational(1, 2), swing <= Rational(3, 4) else { throw .outOfRange("swing", "\(swing)", "1/2–3/4 of a beat") }
         for (subdivision, volume) in subdivisions.sorted(by: { $0.key < $1.key }) {
             guard (2...9).contains(subdivision) else { throw .outOfRange("subdivision", "\(subdivision)", "2–9") }
             guard (0...1).contains(volume) else { throw .outOfRange("volume of subdivision \(subdivision)", "\(volume)", "0–1") }
@@ -68,12 +74,17 @@ public enum MetronomeError: Error, Sendable, Equatable, CustomStringConvertible 
     case sound(path: String, reason: String)
     /// A program file is malformed at a line and column.
     case program(path: String, line: Int, column: Int, message: String)
+    /// Exact click times that need fractions beyond 64 bits (extreme tempo fractions over
+    /// many sections): what was being computed.
+    case inexact(String)
 
     public var description: String {
         switch self {
         case .outOfRange(let what, let value, let range): return "\(what) \(value) is out of range (\(range))"
         case .sound(let path, let reason): return "\(path): cannot use as a click sound: \(reason)"
         case .program(let path, let line, let column, let message): return "\(path):\(line):\(column): \(message)"
+        case .inexact(let what):
+            return "\(what): its exact time needs fractions beyond 64 bits; use tempos with fewer decimal places or fewer sections"
         }
     }
 }

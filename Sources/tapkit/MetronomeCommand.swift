@@ -151,7 +151,7 @@ struct MetronomeRenderCommand: ParsableCommand {
     func onsetTable(_ clicks: [ClickEvent]) -> String {
         var text = "time,frame,bar,beat,subdivision,kind,played\n"
         for click in clicks {
-            text += String(format: "%.9f", click.time.doubleValue)
+            text += String(format: "%.9f", click.time)
                 + ",\(click.frame),\(click.bar),\(click.beat),\(click.subdivisionLabel),\(click.kind.rawValue),\(click.played)\n"
         }
         return text
