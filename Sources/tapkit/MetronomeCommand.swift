@@ -15,38 +15,36 @@ struct MetronomeCommand: ParsableCommand {
 struct MetronomeRenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a metronome to an audio file, with the exact onset of every click.",
+        abstract: "Render a metronome or a program to an audio file, with the exact onset of every click.",
         discussion: """
-            Every click's time is computed exactly (fractions of a whole note at an exact tempo) \
-            and rounded to a frame once: beat k of a steady metronome starts at frame \
-            round(k × 60 / BPM × rate), however long it runs. The onset list (CSV: time, frame, \
-            bar, beat, subdivision, kind, played) is the ground truth for asynchrony analysis. \
-            Both files are written to temporary names and renamed at the end, so a failure never \
-            leaves half a file.
+            Every click's time is computed exactly (fractions of a whole note at an exact tempo; \
+            the exact integral of a tempo ramp) and rounded to a frame once: beat k of a steady \
+            metronome starts at frame round(k × 60 / BPM × rate), however long it runs. The onset \
+            list (CSV: time, frame, bar, beat, subdivision, kind, played) is the ground truth for \
+            asynchrony analysis. Either give the settings as options, or a program file with \
+            --program (sections, ramps, perturbations: see Docs/metronome.md). Both files are \
+            written to temporary names and renamed at the end, so a failure never leaves half a file.
             """)
 
-    @Option(help: "Tempo in beat units per minute, 1–999 (decimals and fractions are exact: 120.5, 241/2).")
-    var bpm: String
+    @OptionGroup var settingsOptions: MetronomeSettingsOptions
 
-    @Option(help: "Time signature n/d, both 1–99.")
-    var meter = "4/4"
-
-    @Option(help: "The beat unit as a note value: 4 (quarter), 4. (dotted quarter), 12 (triplet eighth); default 1/d of the meter.")
-    var beatUnit: String?
-
-    @Option(help: "Subdivisions of each beat, 2–9, comma separated (several at once: 2,3).")
-    var subdivide: String?
-
-    @Option(help: "Volume of each subdivision, 0–1, in the order of --subdivide (default 1).")
-    var subdivisionVolumes: String?
-
-    @Option(help: "Accent (first beat) volume, 0–1.") var accentVolume: Float = 1
-    @Option(help: "Beat volume, 0–1.") var beatVolume: Float = 0.8
-    @Option(help: "Subdivision volume, 0–1.") var subdivisionVolume: Float = 0.6
-    @Option(help: "Master volume, 0–1.") var masterVolume: Float = 1
+    @Option(help: "A program file (sections, ramps, count-in, perturbations, jitter); replaces the settings options.")
+    var program: String?
 
     @Option(help: "Bars to render, 1–1000000.")
-    var bars: Int
+    var bars: Int?
+
+    @Option(help: "Bars of count-in (beats only) before the first bar.") var countIn = 0
+    @Option(help: "Ramp the tempo linearly in time to this BPM by the end of the last bar.") var rampTo: String?
+    @Option(help: "Bars to mute (scheduled, not played): 3,5-8.") var muteBars: String?
+    @Option(help: "Synchronization–continuation: the last beat that plays; later clicks are silent.") var silentAfter: Int?
+    @Option(help: "Phase shift BEAT:MS, e.g. 20:50 (every click from beat 20 on, 50 ms later); repeatable.")
+    var phaseShift: [String] = []
+    @Option(help: "Period step BEAT:BPM, e.g. 30:100 (tempo 100 from beat 30 on); repeatable.")
+    var periodStep: [String] = []
+    @Option(help: "Jitter every click by up to this many ms (uniform) or with this SD (normal).") var jitter: String?
+    @Option(help: "uniform or normal.") var jitterDistribution = "uniform"
+    @Option(help: "Seed of the jitter.") var jitterSeed: UInt64 = 1
 
     @Option(help: "Sample rate of the output.")
     var rate = 48_000
@@ -69,59 +67,80 @@ struct MetronomeRenderCommand: ParsableCommand {
             throw ValidationError("\(output): unknown output format; use .wav, .flac, .aiff or .ogg")
         }
         guard !float || AudioFileFormat(pathExtension: output) == .wav16 else { throw ValidationError("--float needs a .wav output") }
+        if program != nil {
+            let given = settingsOptions.given + [("--bars", bars != nil), ("--count-in", countIn != 0), ("--ramp-to", rampTo != nil),
+                                                 ("--mute-bars", muteBars != nil), ("--silent-after", silentAfter != nil),
+                                                 ("--phase-shift", !phaseShift.isEmpty), ("--period-step", !periodStep.isEmpty),
+                                                 ("--jitter", jitter != nil)]
+            if let option = given.first(where: \.1) { throw ValidationError("\(option.0) cannot be combined with --program; set it in the program file") }
+            return
+        }
+        guard settingsOptions.bpm != nil else { throw ValidationError("give --bpm (or a --program)") }
+        guard let bars else { throw ValidationError("give --bars (or a --program)") }
         guard (1...1_000_000).contains(bars) else { throw ValidationError("--bars \(bars) is out of range (1–1000000)") }
     }
 
-    /// The settings the options describe, or a usage error naming the option.
-    func settings() throws -> MetronomeSettings {
-        guard let tempo = Rational(bpm) else { throw ValidationError("--bpm '\(bpm)' is not a number (120, 120.5 or 241/2)") }
-        guard let meter = Meter(self.meter) else { throw ValidationError("--meter '\(self.meter)' is not n/d with n and d in 1–99") }
-        var unit: NoteValue?
-        if let beatUnit {
-            guard let value = NoteValue(beatUnit) else {
-                throw ValidationError("--beat-unit '\(beatUnit)' is not a note value (1–99, up to two dots: 4, 4., 12)")
+    /// The program the options describe, or a usage error naming the option.
+    func makeProgram() throws -> MetronomeProgram {
+        let settings = try settingsOptions.settings()
+        var section = MetronomeProgram.Section(settings: settings, bars: bars ?? 1)
+        if let rampTo {
+            guard let target = Rational(rampTo) else { throw ValidationError("--ramp-to '\(rampTo)' is not a number") }
+            section.rampTo = target
+        }
+        var program = MetronomeProgram(sections: [section])
+        program.countInBars = countIn
+        program.silentAfterBeat = silentAfter
+        for item in (muteBars ?? "").split(separator: ",") {
+            guard let range = barRange(item) else { throw ValidationError("--mute-bars: '\(item)' is not a bar or a range of bars (5-8)") }
+            program.mutedBars.formUnion(range)
+        }
+        func pair(_ text: String, _ option: String) throws -> (Int, Rational) {
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let beat = Int(parts[0]), let value = Rational(parts[1]) else {
+                throw ValidationError("\(option) '\(text)' is not BEAT:VALUE (20:50)")
             }
-            unit = value
+            return (beat, value)
         }
-        var settings = MetronomeSettings(tempo: tempo, meter: meter, beatUnit: unit)
-        let divisions = try list(subdivide, option: "--subdivide") { Int($0) }
-        let volumes = try list(subdivisionVolumes, option: "--subdivision-volumes") { Float($0) }
-        guard volumes.isEmpty || volumes.count == divisions.count else {
-            throw ValidationError("--subdivision-volumes has \(volumes.count) values for \(divisions.count) subdivisions")
+        for text in phaseShift {
+            let (beat, value) = try pair(text, "--phase-shift")
+            program.perturbations.append(.phaseShift(beat: beat, milliseconds: value))
         }
-        for (index, division) in divisions.enumerated() { settings.subdivisions[division] = volumes.isEmpty ? 1 : volumes[index] }
-        settings.accentVolume = accentVolume
-        settings.beatVolume = beatVolume
-        settings.subdivisionVolume = subdivisionVolume
-        settings.masterVolume = masterVolume
-        return settings
-    }
-
-    private func list<T>(_ text: String?, option: String, _ parse: (String) -> T?) throws -> [T] {
-        guard let text else { return [] }
-        return try text.split(separator: ",").map { item in
-            guard let value = parse(item.trimmingCharacters(in: .whitespaces)) else {
-                throw ValidationError("\(option): '\(item)' is not a number")
+        for text in periodStep {
+            let (beat, value) = try pair(text, "--period-step")
+            program.perturbations.append(.periodStep(beat: beat, tempo: value))
+        }
+        if let jitter {
+            guard let amount = Rational(jitter) else { throw ValidationError("--jitter '\(jitter)' is not a number of milliseconds") }
+            guard let distribution = MetronomeProgram.Jitter.Distribution(rawValue: jitterDistribution) else {
+                throw ValidationError("--jitter-distribution '\(jitterDistribution)' is not uniform or normal")
             }
-            return value
+            program.jitter = .init(milliseconds: amount, distribution: distribution, seed: jitterSeed)
         }
+        return program
     }
 
     func run() throws {
-        let settings: MetronomeSettings
-        do { settings = try self.settings() } catch let error as ValidationError {
+        let program: MetronomeProgram
+        do {
+            if let path = self.program { program = try MetronomeProgram(contentsOfFile: path) } else { program = try makeProgram() }
+        } catch let error as ValidationError {
             printError("error: \(error.message)")
+            throw ExitCode(2)
+        } catch {
+            printError("error: \(error)")
             throw ExitCode(2)
         }
         var files = AtomicOutput()
         do {
-            let schedule = try ClickSchedule(settings, sampleRate: rate)
+            let schedule = try ProgramSchedule(program, sampleRate: rate)
             var sounds = ClickSounds.builtIn(sampleRate: rate)
             if let accentSound { sounds.accent = try ClickSounds.load(accentSound, sampleRate: rate) }
             if let beatSound { sounds.beat = try ClickSounds.load(beatSound, sampleRate: rate) }
             if let subdivisionSound { sounds.subdivision = try ClickSounds.load(subdivisionSound, sampleRate: rate) }
-            let clicks = schedule.clicks(inBars: 0..<bars)
-            var renderer = ClickRenderer(clicks: clicks, sounds: sounds, frameCount: schedule.frame(ofBar: bars) + sounds.longest)
+            let lastClick = schedule.clicks.last?.frame ?? 0
+            var renderer = ClickRenderer(clicks: schedule.clicks, sounds: sounds,
+                                         frameCount: max(0, max(schedule.endFrame, lastClick + 1)) + sounds.longest)
 
             let audioTemporary = files.temporaryPath(for: output)
             let format = float ? .wavFloat : AudioFileFormat(pathExtension: output)!
@@ -137,7 +156,7 @@ struct MetronomeRenderCommand: ParsableCommand {
             }
             try writer.close()
             if let onsets {
-                try onsetTable(clicks).write(toFile: files.temporaryPath(for: onsets), atomically: false, encoding: .utf8)
+                try onsetTable(schedule.clicks).write(toFile: files.temporaryPath(for: onsets), atomically: false, encoding: .utf8)
             }
             try files.commit()
         } catch {
@@ -147,7 +166,7 @@ struct MetronomeRenderCommand: ParsableCommand {
         }
     }
 
-    /// The onset list: exact time (seconds, 9 decimals), frame, bar, beat, subdivision, kind, played.
+    /// The onset list: time (seconds, 9 decimals), frame, bar, beat, subdivision, kind, played.
     func onsetTable(_ clicks: [ClickEvent]) -> String {
         var text = "time,frame,bar,beat,subdivision,kind,played\n"
         for click in clicks {

@@ -1,0 +1,287 @@
+import Foundation
+
+/// The program file format: one directive per line, `#` starts a comment. Settings lines
+/// (`tempo`, `meter`, `beat-unit`, `subdivide`, volumes, `swing`) change the settings that the
+/// following `bars` lines play; program lines (`count-in`, `mute`, `silent-after`,
+/// `phase-shift`, `period-step`, `jitter`) may stand anywhere. Docs/metronome.md describes
+/// every directive.
+extension MetronomeProgram {
+    /// Reads a program file; errors name the file, line and column.
+    public init(contentsOfFile path: String) throws(MetronomeError) {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw .program(path: path, line: 0, column: 0, message: "cannot read: \(error.localizedDescription)")
+        }
+        try self.init(parsing: text, path: path)
+    }
+
+    /// Parses program text; `path` names it in errors.
+    public init(parsing text: String, path: String) throws(MetronomeError) {
+        var parser = ProgramParser(path: path)
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            try parser.read(line, number: index + 1)
+        }
+        self = try parser.finish()
+    }
+}
+
+/// A word of a line and the column it starts at (1-based).
+private struct Token {
+    let text: Substring
+    let column: Int
+}
+
+private struct ProgramParser {
+    let path: String
+    var settings: MetronomeSettings?
+    var tempo: Rational?
+    var meter = Meter(4, 4)!
+    var beatUnit: NoteValue?
+    var subdivisions: [Int] = []
+    var subdivisionVolumes: [Float] = []
+    var volumes: [String: Float] = [:]
+    var swing = Rational(1, 2)
+    var program = MetronomeProgram(sections: [])
+    /// Line of each section and each perturbation, for errors found once all is read.
+    var sectionLines: [Int] = []
+    var perturbationTokens: [(line: Int, column: Int)] = []
+    var silentAfterToken: (line: Int, column: Int)?
+    var mutedTokens: [(bars: ClosedRange<Int>, line: Int, column: Int)] = []
+    var countInSeen = false
+    var lastSettingsLine: (line: Int, column: Int)?
+
+    init(path: String) { self.path = path }
+
+    func error(_ line: Int, _ column: Int, _ message: String) -> MetronomeError {
+        .program(path: path, line: line, column: column, message: message)
+    }
+
+    mutating func read(_ text: Substring, number line: Int) throws(MetronomeError) {
+        let content = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        var tokens: [Token] = []
+        var column = 1, start: Substring.Index?, startColumn = 0
+        for index in content.indices {
+            if content[index] == " " || content[index] == "\t" || content[index] == "\r" {
+                if let begin = start { tokens.append(Token(text: content[begin..<index], column: startColumn)) }
+                start = nil
+            } else if start == nil {
+                start = index
+                startColumn = column
+            }
+            column += 1
+        }
+        if let begin = start { tokens.append(Token(text: content[begin...], column: startColumn)) }
+        guard let directive = tokens.first else { return }
+        let arguments = Array(tokens.dropFirst())
+
+        func need(_ count: ClosedRange<Int>, _ usage: String) throws(MetronomeError) {
+            guard count.contains(arguments.count) else {
+                let at = arguments.count > count.upperBound ? arguments[count.upperBound].column : directive.column + directive.text.count
+                throw error(line, at, "\(directive.text) takes \(usage)")
+            }
+        }
+        func rational(_ token: Token, _ what: String) throws(MetronomeError) -> Rational {
+            guard let value = Rational(token.text) else { throw error(line, token.column, "\(what) '\(token.text)' is not a number (120, 120.5 or 241/2)") }
+            return value
+        }
+        func integer(_ token: Token, _ what: String, _ range: ClosedRange<Int>) throws(MetronomeError) -> Int {
+            guard let value = Int(token.text), range.contains(value) else {
+                throw error(line, token.column, "\(what) '\(token.text)' is not a whole number in \(range.lowerBound)–\(range.upperBound)")
+            }
+            return value
+        }
+        func volume(_ token: Token, _ what: String) throws(MetronomeError) -> Float {
+            guard let value = Float(token.text), (0...1).contains(value) else { throw error(line, token.column, "\(what) '\(token.text)' is not a volume in 0–1") }
+            return value
+        }
+        func list(_ token: Token) -> [(text: Substring, column: Int)] {
+            var column = token.column, items: [(Substring, Int)] = []
+            for item in token.text.split(separator: ",", omittingEmptySubsequences: false) {
+                items.append((item, column))
+                column += item.count + 1
+            }
+            return items
+        }
+        func settingsChanged() { lastSettingsLine = (line, directive.column) }
+
+        switch directive.text {
+        case "tempo":
+            try need(1...1, "one tempo in beat units per minute")
+            tempo = try rational(arguments[0], "tempo")
+            settingsChanged()
+        case "meter":
+            try need(1...1, "one time signature n/d")
+            guard let value = Meter(arguments[0].text) else { throw error(line, arguments[0].column, "meter '\(arguments[0].text)' is not n/d with n and d in 1–99") }
+            meter = value
+            beatUnit = nil
+            settingsChanged()
+        case "beat-unit":
+            try need(1...1, "one note value (4, 4., 12)")
+            guard let value = NoteValue(arguments[0].text) else {
+                throw error(line, arguments[0].column, "beat unit '\(arguments[0].text)' is not a note value (1–99, up to two dots: 4, 4., 12)")
+            }
+            beatUnit = value
+            settingsChanged()
+        case "subdivide":
+            try need(1...1, "a comma-separated list of subdivisions 2–9, or none")
+            subdivisions = []
+            if arguments[0].text != "none" {
+                for item in list(arguments[0]) {
+                    guard let value = Int(item.text), (2...9).contains(value) else { throw error(line, item.column, "subdivision '\(item.text)' is not in 2–9") }
+                    subdivisions.append(value)
+                }
+            }
+            subdivisionVolumes = []
+            settingsChanged()
+        case "subdivision-volumes":
+            try need(1...1, "a comma-separated list of volumes 0–1, one per subdivision")
+            subdivisionVolumes = []
+            for item in list(arguments[0]) {
+                guard let value = Float(item.text), (0...1).contains(value) else { throw error(line, item.column, "volume '\(item.text)' is not in 0–1") }
+                subdivisionVolumes.append(value)
+            }
+            guard subdivisionVolumes.count == subdivisions.count else {
+                throw error(line, arguments[0].column, "\(subdivisionVolumes.count) volumes for \(subdivisions.count) subdivisions")
+            }
+            settingsChanged()
+        case "accent-volume", "beat-volume", "subdivision-volume", "master-volume":
+            try need(1...1, "one volume 0–1")
+            volumes[String(directive.text)] = try volume(arguments[0], String(directive.text))
+            settingsChanged()
+        case "swing":
+            try need(1...1, "where the half-beat falls, 1/2–3/4 of a beat")
+            swing = try rational(arguments[0], "swing")
+            guard swing >= Rational(1, 2), swing <= Rational(3, 4) else { throw error(line, arguments[0].column, "swing \(swing) is not in 1/2–3/4") }
+            settingsChanged()
+        case "bars":
+            try need(1...4, "a number of bars, then optionally ramp-to TEMPO and silent")
+            guard let tempo else { throw error(line, directive.column, "no tempo before the first bars") }
+            var settings = MetronomeSettings(tempo: tempo, meter: meter, beatUnit: beatUnit)
+            for (index, subdivision) in subdivisions.enumerated() {
+                settings.subdivisions[subdivision] = subdivisionVolumes.isEmpty ? 1 : subdivisionVolumes[index]
+            }
+            settings.accentVolume = volumes["accent-volume"] ?? settings.accentVolume
+            settings.beatVolume = volumes["beat-volume"] ?? settings.beatVolume
+            settings.subdivisionVolume = volumes["subdivision-volume"] ?? settings.subdivisionVolume
+            settings.masterVolume = volumes["master-volume"] ?? settings.masterVolume
+            settings.swing = swing
+            do { try settings.validate() } catch let problem { throw error(line, directive.column, problem.description) }
+            var section = MetronomeProgram.Section(settings: settings, bars: try integer(arguments[0], "bars", 1...1_000_000))
+            var index = 1
+            while index < arguments.count {
+                switch arguments[index].text {
+                case "ramp-to" where index + 1 < arguments.count:
+                    let target = try rational(arguments[index + 1], "ramp target")
+                    guard target >= Rational(1), target <= Rational(999) else { throw error(line, arguments[index + 1].column, "ramp target \(target) is not in 1–999 BPM") }
+                    section.rampTo = target
+                    self.tempo = target
+                    index += 2
+                case "silent":
+                    section.silent = true
+                    index += 1
+                default:
+                    throw error(line, arguments[index].column, "expected ramp-to TEMPO or silent, found '\(arguments[index].text)'")
+                }
+            }
+            program.sections.append(section)
+            sectionLines.append(line)
+            lastSettingsLine = nil
+        case "count-in":
+            try need(1...1, "a number of bars")
+            guard !countInSeen else { throw error(line, directive.column, "a second count-in") }
+            countInSeen = true
+            program.countInBars = try integer(arguments[0], "count-in bars", 0...1_000)
+        case "mute":
+            try need(1...Int.max, "bar numbers or ranges (3 5-8)")
+            for argument in arguments {
+                for item in list(argument) {
+                    guard let bars = barRange(item.text) else { throw error(line, item.column, "'\(item.text)' is not a bar or a range of bars (5-8)") }
+                    mutedTokens.append((bars, line, item.column))
+                }
+            }
+        case "silent-after":
+            try need(1...1, "the last beat that plays")
+            program.silentAfterBeat = try integer(arguments[0], "beat", 0...Int(Int32.max))
+            silentAfterToken = (line, arguments[0].column)
+        case "phase-shift":
+            try need(2...2, "a beat and a shift in milliseconds")
+            let beat = try integer(arguments[0], "beat", 1...Int(Int32.max))
+            let shift = try rational(arguments[1], "shift")
+            guard shift >= Rational(-10_000), shift <= Rational(10_000) else { throw error(line, arguments[1].column, "shift \(shift) ms is not in −10000–10000 ms") }
+            program.perturbations.append(.phaseShift(beat: beat, milliseconds: shift))
+            perturbationTokens.append((line, arguments[0].column))
+        case "period-step":
+            try need(2...3, "a beat, then a tempo (bpm) or a beat period (ms)")
+            let beat = try integer(arguments[0], "beat", 1...Int(Int32.max))
+            var tempo = try rational(arguments[1], "tempo")
+            if arguments.count == 3 {
+                switch arguments[2].text {
+                case "bpm": break
+                case "ms":
+                    guard tempo > Rational(0) else { throw error(line, arguments[1].column, "period \(tempo) ms is not positive") }
+                    tempo = Rational(60_000) / tempo
+                default: throw error(line, arguments[2].column, "expected bpm or ms, found '\(arguments[2].text)'")
+                }
+            }
+            guard tempo >= Rational(1), tempo <= Rational(999) else { throw error(line, arguments[1].column, "tempo \(tempo) is not in 1–999 BPM") }
+            program.perturbations.append(.periodStep(beat: beat, tempo: tempo))
+            perturbationTokens.append((line, arguments[0].column))
+        case "jitter":
+            try need(1...4, "milliseconds, then optionally uniform or normal, and seed N")
+            let amount = try rational(arguments[0], "jitter")
+            guard amount >= Rational(0), amount <= Rational(1_000) else { throw error(line, arguments[0].column, "jitter \(amount) ms is not in 0–1000 ms") }
+            var jitter = MetronomeProgram.Jitter(milliseconds: amount, seed: 1)
+            var index = 1
+            while index < arguments.count {
+                if let distribution = MetronomeProgram.Jitter.Distribution(rawValue: String(arguments[index].text)) {
+                    jitter.distribution = distribution
+                    index += 1
+                } else if arguments[index].text == "seed", index + 1 < arguments.count {
+                    guard let seed = UInt64(arguments[index + 1].text) else {
+                        throw error(line, arguments[index + 1].column, "seed '\(arguments[index + 1].text)' is not a whole number ≥ 0")
+                    }
+                    jitter.seed = seed
+                    index += 2
+                } else {
+                    throw error(line, arguments[index].column, "expected uniform, normal or seed N, found '\(arguments[index].text)'")
+                }
+            }
+            program.jitter = jitter
+        default:
+            throw error(line, directive.column, "unknown directive '\(directive.text)'")
+        }
+    }
+
+    /// Checks what needs the whole program: beats and bars within it, no period step in a ramp.
+    mutating func finish() throws(MetronomeError) -> MetronomeProgram {
+        guard !program.sections.isEmpty else { throw error(1, 1, "no bars: a program needs at least one `bars` line") }
+        if let at = lastSettingsLine { throw error(at.line, at.column, "settings after the last bars line have no effect") }
+        var firstBeats: [Int] = [], beat = 1
+        for section in program.sections {
+            firstBeats.append(beat)
+            beat += section.bars * section.settings.beatsPerBar
+        }
+        let totalBeats = beat - 1, totalBars = program.sections.reduce(0) { $0 + $1.bars }
+        for (perturbation, at) in zip(program.perturbations, perturbationTokens) {
+            guard perturbation.beat <= totalBeats else { throw error(at.line, at.column, "beat \(perturbation.beat) is beyond the program's \(totalBeats) beats") }
+            if case .periodStep = perturbation, program.sections[firstBeats.lastIndex { $0 <= perturbation.beat }!].rampTo != nil {
+                throw error(at.line, at.column, "beat \(perturbation.beat) is inside a tempo ramp; a period step needs a steady section")
+            }
+        }
+        if let at = silentAfterToken, let last = program.silentAfterBeat, last > totalBeats {
+            throw error(at.line, at.column, "beat \(last) is beyond the program's \(totalBeats) beats")
+        }
+        for muted in mutedTokens {
+            guard muted.bars.upperBound <= totalBars else { throw error(muted.line, muted.column, "bar \(muted.bars.upperBound) is beyond the program's \(totalBars) bars") }
+            program.mutedBars.formUnion(muted.bars)
+        }
+        return program
+    }
+}
+
+/// `5` or `5-8`: program bars (from 1).
+public func barRange(_ text: some StringProtocol) -> ClosedRange<Int>? {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), let first = Int(parts[0]), let last = Int(parts[parts.count - 1]), 1 <= first, first <= last else { return nil }
+    return first...last
+}
