@@ -28,7 +28,9 @@ let package = Package(
         .target(name: "TapKit", dependencies: [
             "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",
         ]),
-        .target(name: "TapMetronome", dependencies: ["TapAudio", "TapStatistics"]),
+        .target(name: "TapMetronome", dependencies: [
+            "TapAudio", "TapStatistics", .product(name: "Atomics", package: "swift-atomics"),
+        ]),
         // Collection.
         .target(name: "TapCapture", dependencies: [
             "TapAudio", "TapData", "CJack", .product(name: "Atomics", package: "swift-atomics"),
