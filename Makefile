@@ -14,6 +14,7 @@ demo: build
 	$(RELEASE)/tapkit latency Fixtures/data
 
 test: deps
+	Scripts/clear-stale-jack
 	$(SWIFT) test
 
 bench: deps

@@ -33,7 +33,7 @@ let package = Package(
         ]),
         // Collection.
         .target(name: "TapCapture", dependencies: [
-            "TapAudio", "TapData", "CJack", .product(name: "Atomics", package: "swift-atomics"),
+            "TapAudio", "TapData", "TapMetronome", "CJack", .product(name: "Atomics", package: "swift-atomics"),
         ]),
 
         .executableTarget(name: "tapkit", dependencies: [

@@ -9,7 +9,7 @@ struct MetronomeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "metronome",
         abstract: "Exact metronome click tracks and their onset lists.",
-        subcommands: [MetronomeRenderCommand.self])
+        subcommands: [MetronomeRenderCommand.self, MetronomePlayCommand.self])
 }
 
 struct MetronomeRenderCommand: ParsableCommand {
@@ -49,9 +49,7 @@ struct MetronomeRenderCommand: ParsableCommand {
     @Option(help: "Sample rate of the output.")
     var rate = 48_000
 
-    @Option(help: "Sound file for accents (any format TapAudio reads).") var accentSound: String?
-    @Option(help: "Sound file for beats.") var beatSound: String?
-    @Option(help: "Sound file for subdivisions.") var subdivisionSound: String?
+    @OptionGroup var soundOptions: ClickSoundOptions
 
     @Option(name: .shortAndLong, help: "The audio file (format from its extension: wav, flac, aiff, ogg).")
     var output: String
@@ -134,10 +132,7 @@ struct MetronomeRenderCommand: ParsableCommand {
         var files = AtomicOutput()
         do {
             let schedule = try ProgramSchedule(program, sampleRate: rate)
-            var sounds = ClickSounds.builtIn(sampleRate: rate)
-            if let accentSound { sounds.accent = try ClickSounds.load(accentSound, sampleRate: rate) }
-            if let beatSound { sounds.beat = try ClickSounds.load(beatSound, sampleRate: rate) }
-            if let subdivisionSound { sounds.subdivision = try ClickSounds.load(subdivisionSound, sampleRate: rate) }
+            let sounds = try soundOptions.sounds(sampleRate: rate)
             let lastClick = schedule.clicks.last?.frame ?? 0
             var renderer = ClickRenderer(clicks: schedule.clicks, sounds: sounds,
                                          frameCount: max(0, max(schedule.endFrame, lastClick + 1)) + sounds.longest)
