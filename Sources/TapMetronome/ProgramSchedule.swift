@@ -40,9 +40,20 @@ public struct ProgramSchedule: Sendable {
         if program.jitter != nil || !program.perturbations.isEmpty {
             clicks = clicks.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
         }
-        self.clicks = clicks
         let last = layout.segments[layout.segments.count - 1]
-        endFrame = last.frame(of: last.end, offset: layout.shift(at: last.end), rate: sampleRate)
+        var end = last.frame(of: last.end, offset: layout.shift(at: last.end), rate: sampleRate)
+        // Jitter or a negative shift may put the first click before frame 0: then everything
+        // starts that many frames later, so no click is cut.
+        if let first = clicks.first, first.frame < 0 {
+            let lead = -first.frame
+            for index in clicks.indices {
+                clicks[index].frame += lead
+                clicks[index].time += Double(lead) / Double(sampleRate)
+            }
+            end += lead
+        }
+        self.clicks = clicks
+        endFrame = end
     }
 
     /// One click's random displacement in whole microseconds.

@@ -154,6 +154,18 @@ import TapMetronome
         #expect(throws: MetronomeError.outOfRange("swing", "4/5", "1/2–3/4 of a beat")) { try settings.validate() }
     }
 
+    /// A click jittered or shifted before the start moves the whole program later, never cut.
+    @Test func clicksBeforeTheStartDelayTheProgram() throws {
+        var program = MetronomeProgram(sections: [.init(settings: Self.settings("120"), bars: 2)])
+        program.perturbations = [.phaseShift(beat: 1, milliseconds: Rational(-10))]
+        let clicks = try ProgramSchedule(program, sampleRate: 48_000).clicks
+        #expect(clicks.map(\.frame) == (0..<8).map { $0 * 24_000 })
+        program.perturbations = [.phaseShift(beat: 2, milliseconds: Rational(-600))]
+        let reordered = try ProgramSchedule(program, sampleRate: 48_000).clicks
+        #expect(reordered.first?.frame == 0 && reordered.first?.beat == 2)
+        #expect(reordered.map(\.frame) == reordered.map(\.frame).sorted())
+    }
+
     @Test func badProgramsAreNamed() {
         var program = MetronomeProgram(sections: [.init(settings: Self.settings("120"), bars: 2, rampTo: Rational(140))])
         program.perturbations = [.periodStep(beat: 3, tempo: Rational(100))]
