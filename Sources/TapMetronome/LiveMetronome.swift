@@ -41,7 +41,7 @@ public final class LiveMetronome: @unchecked Sendable {
     private let garbage: SPSCRing<UnsafeMutablePointer<LiveSettings>?>
     private let events: SPSCRing<LiveClickEvent>
     private let applied: SPSCRing<LiveSettingsChange>
-    private let dropped: (clicks: UnsafeAtomic<Int>, events: UnsafeAtomic<Int>)
+    private let dropped: (clicks: UnsafeAtomic<Int>, events: UnsafeAtomic<Int>, changes: UnsafeAtomic<Int>)
     private let rendered: UnsafeAtomic<Int>
     /// Control thread only.
     private var version = 0
@@ -73,7 +73,7 @@ public final class LiveMetronome: @unchecked Sendable {
         garbage = SPSCRing(minimumCapacity: 2 * LiveEngine.retiredCapacity, filler: nil)
         events = SPSCRing(minimumCapacity: eventCapacity, filler: Self.noClick)
         applied = SPSCRing(minimumCapacity: 256, filler: LiveSettingsChange(frame: 0, settingsVersion: 0))
-        dropped = (.create(0), .create(0))
+        dropped = (.create(0), .create(0), .create(0))
         rendered = .create(0)
         let retired = UnsafeMutablePointer<UnsafeMutablePointer<LiveSettings>?>.allocate(capacity: LiveEngine.retiredCapacity)
         retired.initialize(repeating: nil, count: LiveEngine.retiredCapacity)
@@ -82,7 +82,8 @@ public final class LiveMetronome: @unchecked Sendable {
         engine.initialize(to: LiveEngine(
             current: first, cursor: start, voices: VoicePool(capacity: voiceCapacity), retired: retired,
             changes: changes, garbage: garbage, events: events, applied: applied,
-            droppedClicks: dropped.clicks, droppedEvents: dropped.events, renderedFrames: rendered))
+            droppedClicks: dropped.clicks, droppedEvents: dropped.events, droppedChanges: dropped.changes,
+            renderedFrames: rendered))
     }
 
     deinit {
@@ -96,7 +97,7 @@ public final class LiveMetronome: @unchecked Sendable {
         for ring in [changes, garbage] { ring.destroy() }
         events.destroy()
         applied.destroy()
-        for counter in [dropped.clicks, dropped.events, rendered] { counter.destroy() }
+        for counter in [dropped.clicks, dropped.events, dropped.changes, rendered] { counter.destroy() }
         engine.deinitialize(count: 1)
         engine.deallocate()
     }
@@ -145,7 +146,7 @@ public final class LiveMetronome: @unchecked Sendable {
     }
 
     /// Control thread: appends the changes that took effect since the last call, in order;
-    /// returns how many. (Up to 256 wait; more are counted in ``droppedEvents``.)
+    /// returns how many. (Up to 256 wait; more are counted in ``droppedChanges``.)
     @discardableResult
     public func pollChanges(into list: inout [LiveSettingsChange]) -> Int {
         Self.drain(applied, filler: LiveSettingsChange(frame: 0, settingsVersion: 0), into: &list)
@@ -173,8 +174,11 @@ public final class LiveMetronome: @unchecked Sendable {
     public var renderedFrames: Int { rendered.load(ordering: .acquiring) }
     /// Clicks not played because every voice was busy.
     public var droppedClicks: Int { dropped.clicks.load(ordering: .relaxed) }
-    /// Click events (and change records) lost because nobody polled them in time.
+    /// Click events lost because ``pollEvents(into:)`` did not take them in time.
     public var droppedEvents: Int { dropped.events.load(ordering: .relaxed) }
+    /// Change records lost because ``pollChanges(into:)`` did not take them in time (the
+    /// changes themselves took effect).
+    public var droppedChanges: Int { dropped.changes.load(ordering: .relaxed) }
 
     private static let noClick = LiveClickEvent(frame: 0, bar: 0, beat: 0, step: 0, of: 0, kind: .beat, volume: 0,
                                                 settingsVersion: 0, played: false)
