@@ -83,7 +83,7 @@ struct LiveRun {
         }
         live.collectGarbage()
         droppedClicks = live.droppedClicks
-        droppedEvents = live.droppedEvents
+        droppedEvents = live.droppedEvents + live.droppedChanges
         compiledAtEnd = live.compiledSettingsCount
     }
 
@@ -249,5 +249,71 @@ struct LiveRun {
         }
         let earlier = run.events.filter { $0.settingsVersion > 0 && $0.bar < anchorBars[$0.settingsVersion] }.count
         #expect(earlier > 0)
+    }
+}
+
+@Suite struct LiveMetronomeLargeFractionTests {
+    /// Tempo fractions with parts of 16–18 digits (beyond what `Rational("…")` parses, but
+    /// valid), long bars and subdivisions 5, 7, 8, 9 make the exact 128-bit snap overflow, so
+    /// it falls back to `Double`. One change each, from a steady start, in 100 random cases: every later click
+    /// lies within ½ + 1/1024 frame of its exact phase-keeping position (computed here without
+    /// any snap), is its rounding wherever that position is not within 1/1024 frame of a half,
+    /// and none is missing or doubled.
+    @Test func phaseIsKeptWhenTheSnapFallsBackToDouble() throws {
+        let rate = 48_000
+        var random = SplitMix64(seed: 0xD0B1E)
+        func settings() -> MetronomeSettings {
+            let denominator = Int64(1_000_000_000_000_001 + random.next() % 9_000_000_000_000_000)
+            let tempo = Rational(denominator * Int64(20 + random.next() % 20) + Int64(random.next() % UInt64(denominator)), denominator)
+            var settings = MetronomeSettings(tempo: tempo, meter: Meter(Int(5 + random.next() % 5), [1, 2][Int(random.next() % 2)])!,
+                                             beatUnit: NoteValue(denominator: 4))
+            for subdivision in [5, 7, 8, 9] { settings.subdivisions[subdivision] = 0.5 }
+            return settings
+        }
+        let tolerance = 1.0 / 1_024 + 1e-9
+        var checked = 0, wrong = 0, missing = 0, unexpected = 0
+        for _ in 0..<100 {
+            let old = try LivePlan(settings(), sounds: .builtIn(sampleRate: rate), rate: rate)
+            let new = try LivePlan(settings(), sounds: .builtIn(sampleRate: rate), rate: rate)
+            let live = try LiveMetronome(settings: old.settings, sounds: old.sounds, sampleRate: rate)
+            let change = Int(random.next() % 100_000) + 1, end = change + 200_000
+            var events = renderLive(live, frames: change, random: &random).events
+            #expect(try live.apply(new.settings, sounds: new.sounds))
+            events += renderLive(live, frames: 200_000, random: &random).events
+
+            // The exact phase at the change, then positions without a snap, in Double (exact
+            // parts first, so the error is about 10⁻¹⁰ frame).
+            let bars = (Exact(change) / old.bar).floor
+            let elapsed = Exact(change) - Exact(bars) * old.bar
+            let share = Double(elapsed.n) / Double(elapsed.d) / (Double(old.bar.n) / Double(old.bar.d))
+            let start = Double(change) - share * Double(new.bar.n) / Double(new.bar.d)
+            var byClick: [[Int]: Int] = [:]
+            for event in events where event.settingsVersion == 1 { byClick[[event.bar, event.beat, event.step, event.of]] = event.frame }
+            var seen = 0
+            for bar in (-1)...Int(Double(end - change) / (Double(new.bar.n) / Double(new.bar.d))) + 1 {
+                for (offset, click) in new.clicks {
+                    let exact = Exact(bar) * new.bar + offset
+                    let position = start + Double(exact.n) / Double(exact.d)
+                    guard position >= Double(change) - 0.5 - tolerance, position < Double(end) - 0.5 + tolerance else { continue }
+                    let key = [Int(bars) + 1 + bar, click.beat, click.step, click.of]
+                    let nearBoundary = position < Double(change) - 0.5 + tolerance || position >= Double(end) - 0.5 - tolerance
+                    guard let frame = byClick[key] else {
+                        if !nearBoundary { missing += 1 }
+                        continue
+                    }
+                    seen += 1
+                    checked += 1
+                    let nearHalf = abs(position - position.rounded(.down) - 0.5) < tolerance
+                    if abs(Double(frame) - position) > 0.5 + tolerance || (!nearHalf && frame != Int((position + 0.5).rounded(.down))) {
+                        wrong += 1
+                    }
+                }
+            }
+            unexpected += byClick.count - seen
+            #expect(events.filter { $0.settingsVersion == 0 }.map(\.frame)
+                    == old.clicks(from: 0, to: change, anchor: LiveAnchor(origin: 0, offset: Exact(0), bar: 1), version: 0).map(\.frame))
+        }
+        #expect(checked > 1_000)
+        #expect(wrong == 0 && missing == 0 && unexpected == 0, "\(wrong) off, \(missing) missing, \(unexpected) unexpected of \(checked)")
     }
 }

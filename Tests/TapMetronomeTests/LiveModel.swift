@@ -38,7 +38,9 @@ struct Exact: Comparable {
 }
 
 /// One version of the settings as the specification sees it: the bar's length and each click's
-/// offset in frames, exact, from the offline schedule's exact click times.
+/// offset in frames, exact. The offsets come from the offline schedule's exact click times at
+/// 60 beat units a minute (one second a beat, whatever the tempo, so even tempo fractions with
+/// 18-digit parts cannot overflow it), scaled by 60 / tempo.
 struct LivePlan {
     let settings: MetronomeSettings
     let sounds: ClickSounds
@@ -46,11 +48,14 @@ struct LivePlan {
     let clicks: [(offset: Exact, click: ClickEvent)]
 
     init(_ settings: MetronomeSettings, sounds: ClickSounds, rate: Int) throws {
-        let schedule = try ClickSchedule(settings, sampleRate: rate)
+        var slow = settings
+        slow.tempo = Rational(60)
+        let schedule = try ClickSchedule(slow, sampleRate: rate)
+        let scale = Exact(60 * rate) / Exact(settings.tempo)
         self.settings = settings
         self.sounds = sounds
-        bar = Exact(schedule.time(ofWholeNotes: settings.meter.barLength)) * Exact(rate)
-        clicks = schedule.clicks(inBars: 0..<1).map { (Exact($0.time) * Exact(rate), $0) }
+        bar = Exact(schedule.time(ofWholeNotes: settings.meter.barLength)) * scale
+        clicks = schedule.clicks(inBars: 0..<1).map { (Exact($0.time) * scale, $0) }
     }
 
     /// The clicks whose frames fall in `start ..< end`, for bars starting at `anchor` (and
