@@ -88,9 +88,9 @@ extension BarCursor {
     /// `round(1024 × elapsed / old bar × new bar)`: the elapsed part of the new bar in
     /// 1/1024 frames, for `elapsed` over the old denominator, `0 ≤ elapsed < old bar`.
     ///
-    /// Exact (halves up) when the reduced product fits 128 bits with room to round, which
-    /// holds for tempos with moderate fraction parts (decimals up to two or three places);
-    /// otherwise computed in `Double`, about 10⁻¹⁶ of the new bar off before the snap.
+    /// Exact (halves up) when the reduced product fits 128 bits with room to round (in the
+    /// tests, for every tempo fraction with parts of up to 12 digits); otherwise computed in
+    /// `Double`, about 10⁻¹⁶ of the new bar off before the snap.
     static func snappedElapsed(_ elapsed: Int128, of old: UnsafePointer<LiveSettings>,
                                in new: UnsafePointer<LiveSettings>) -> Int128 {
         guard elapsed > 0 else { return 0 }
