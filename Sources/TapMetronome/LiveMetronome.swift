@@ -16,7 +16,8 @@ import TapAudio
 ///   Until the first change, click *k* starts at exactly the frame ``ClickSchedule`` gives
 ///   (`round(k × 60 / BPM × rate)` for beats).
 /// - **Live changes keep the phase.** A change takes effect at the first frame `f` of the next
-///   ``render(into:)``. The fraction of the bar elapsed at `f` stays the same (to within 1/1024
+///   ``render(into:)`` (later only while 8 replaced settings still sound: then at the first
+///   call after one falls silent; ``pollChanges(into:)`` tells when). The fraction of the bar elapsed at `f` stays the same (to within 1/1024
 ///   frame): the new bar starts at `f − fraction × new bar length`, snapped to a multiple of
 ///   1/1024 frame, and the bar in progress keeps its number. The old settings own every click
 ///   whose frame is before `f`, the new ones every click at or after `f`, so none is lost or
@@ -25,14 +26,16 @@ import TapAudio
 ///   plays to its last sample, with the sound and volume it started with, whatever changes
 ///   later. Sounds of replaced settings are freed (on the control thread) only after their
 ///   last voice has ended.
-/// - **Bounded.** At most `voiceCapacity` sounds play at once; a click that would need one
-///   more is not played and counted in ``droppedClicks`` (no sounding clip is cut short).
+/// - **Bounded.** At most `voiceCapacity` clips sound on from one block into the next (clips
+///   ending within a block free their voice for that block's clicks); a click whose clip would
+///   need one more is not played and is counted in ``droppedClicks``. No sounding clip is cut
+///   short.
 ///
 /// Destroy it only after the audio thread has stopped calling ``render(into:)``.
 public final class LiveMetronome: @unchecked Sendable {
     /// Frames per second.
     public let sampleRate: Int
-    /// The most clips that can sound at once.
+    /// The most clips that can sound on from one block into the next.
     public let voiceCapacity: Int
     private let engine: UnsafeMutablePointer<LiveEngine>
     // The control thread's copies of the rings and counters (they share the engine's memory),
@@ -50,7 +53,8 @@ public final class LiveMetronome: @unchecked Sendable {
     /// A metronome that starts with `settings` and `sounds` at `sampleRate`.
     ///
     /// - Parameters:
-    ///   - voiceCapacity: the most clips that may sound at once (default 512).
+    ///   - voiceCapacity: the most clips that may sound on from one block into the next
+    ///     (default 512).
     ///   - eventCapacity: click events held until ``pollEvents(into:)`` takes them (rounded up
     ///     to a power of two); more are counted in ``droppedEvents``.
     ///   - changeCapacity: changes that may wait to be taken by the audio thread (rounded up to
@@ -105,8 +109,9 @@ public final class LiveMetronome: @unchecked Sendable {
     /// Audio thread: renders the next `buffer.count` frames (mono), overwriting `buffer`.
     ///
     /// Each call continues where the last one ended; the first renders from frame 0. Changes
-    /// applied since the last call take effect at this call's first frame. Real-time safe: no
-    /// allocation, lock, I/O or reference counting.
+    /// applied since the last call take effect at this call's first frame (unless they must
+    /// wait for replaced settings to fall silent). Real-time safe: no allocation, lock, I/O or
+    /// reference counting.
     public func render(into buffer: UnsafeMutableBufferPointer<Float>) { engine.pointee.render(into: buffer) }
 
     /// A handle for the audio thread to keep in its own callback state, instead of this
@@ -186,7 +191,6 @@ public final class LiveMetronome: @unchecked Sendable {
     private static func drain<Element>(_ ring: SPSCRing<Element>, filler: Element, into list: inout [Element]) -> Int {
         let available = ring.readableCount
         guard available > 0 else { return 0 }
-        list.reserveCapacity(list.count + available)
         let start = list.count
         var element = filler
         while list.count - start < available, ring.pop(into: &element, maximum: 1) == 1 { list.append(element) }
