@@ -59,13 +59,12 @@ extension BarCursor {
     /// The bar containing `frame` under the old settings keeps its number. The new bar start is
     /// `frame − e`, with `e` the elapsed fraction times the new bar length, snapped to the
     /// nearest multiple of 1/1024 frame (halves up), which keeps the numbers small however many
-    /// changes come. The snap is exact when the 128-bit products fit (every tempo with
-    /// moderate fraction parts); otherwise it is computed in `Double`, with an error of about
-    /// 10⁻¹⁶ of a bar on top.
+    /// changes come (see ``snappedElapsed(_:of:in:)`` for when the snap is exact).
     ///
     /// The result points at the first click of the new settings whose frame is ≥ `frame`
-    /// (counting clicks of earlier bars that round up to it), so that with the old settings
-    /// owning every click before `frame`, no click is lost or doubled at the change.
+    /// (counting clicks of earlier bars that round up to it, back to bar 1: there are no bars
+    /// before the start), so that with the old settings owning every click before `frame`, no
+    /// click is lost or doubled at the change.
     func carried(at frame: Int, from old: UnsafePointer<LiveSettings>, to new: UnsafePointer<LiveSettings>) -> BarCursor {
         var current = self
         while current.elapsed(at: frame, in: old) < 0 { current.moveBars(by: -1, in: old) }
@@ -74,7 +73,7 @@ extension BarCursor {
         let back = Wide.floorQuotient(-snapped, 1_024)
         var next = BarCursor(whole: frame + Int(back), fraction: (-snapped - back * 1_024) * (new.pointee.denominator / 1_024),
                              bar: current.bar, click: 0)
-        while next.lastClickOfPreviousBar(in: new) >= frame { next.moveBars(by: -1, in: new) }
+        while next.bar > 1 && next.lastClickOfPreviousBar(in: new) >= frame { next.moveBars(by: -1, in: new) }
         while next.nextFrame(in: new) < frame { next.advance(in: new) }
         return next
     }
@@ -88,17 +87,25 @@ extension BarCursor {
 
     /// `round(1024 × elapsed / old bar × new bar)`: the elapsed part of the new bar in
     /// 1/1024 frames, for `elapsed` over the old denominator, `0 ≤ elapsed < old bar`.
+    ///
+    /// Exact (halves up) when the reduced product fits 128 bits with room to round (in the
+    /// tests, for every tempo fraction with parts of up to 12 digits); otherwise computed in
+    /// `Double`, about 10⁻¹⁶ of the new bar off before the snap.
     static func snappedElapsed(_ elapsed: Int128, of old: UnsafePointer<LiveSettings>,
                                in new: UnsafePointer<LiveSettings>) -> Int128 {
         guard elapsed > 0 else { return 0 }
+        // (part / whole) × (bar / per), each reduced, then cross-reduced.
         let common = Wide.gcd(elapsed, old.pointee.barLength)
-        let (part, whole) = (elapsed / common, old.pointee.barLength / common)
-        if let top = Wide.product(part, new.pointee.barNumerator), let bottom = Wide.product(whole, new.pointee.barDenominator),
+        var (part, whole) = (elapsed / common, old.pointee.barLength / common)
+        var (bar, per) = (new.pointee.barNumerator, new.pointee.barDenominator)
+        let first = Wide.gcd(part, per), second = Wide.gcd(bar, whole)
+        (part, per, bar, whole) = (part / first, per / first, bar / second, whole / second)
+        if let top = Wide.product(part, bar), let bottom = Wide.product(whole, per),
            Wide.product(top, 4 * 1_024) != nil, Wide.product(bottom, 4) != nil {
             return Wide.rounded(1_024 * top, over: bottom)
         }
         let share = Wide.double(elapsed) / Wide.double(old.pointee.barLength)
-        let bar = Wide.double(new.pointee.barNumerator) / Wide.double(new.pointee.barDenominator)
-        return Int128((share * bar * 1_024).rounded(.toNearestOrAwayFromZero))
+        let length = Wide.double(new.pointee.barNumerator) / Wide.double(new.pointee.barDenominator)
+        return Int128((share * length * 1_024).rounded(.toNearestOrAwayFromZero))
     }
 }

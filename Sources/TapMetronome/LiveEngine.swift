@@ -26,6 +26,7 @@ struct LiveEngine {
     let applied: SPSCRing<LiveSettingsChange>
     let droppedClicks: UnsafeAtomic<Int>
     let droppedEvents: UnsafeAtomic<Int>
+    let droppedChanges: UnsafeAtomic<Int>
     let renderedFrames: UnsafeAtomic<Int>
 
     /// Renders the next `buffer.count` frames (see ``LiveMetronome/render(into:)``).
@@ -68,7 +69,7 @@ struct LiveEngine {
             retired[slot] = current
             current = next
             if !applied.push(LiveSettingsChange(frame: frame, settingsVersion: next.pointee.version)) {
-                droppedEvents.wrappingIncrement(ordering: .relaxed)
+                droppedChanges.wrappingIncrement(ordering: .relaxed)
             }
             releaseSilentRetired()
         }

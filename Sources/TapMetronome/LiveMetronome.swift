@@ -16,7 +16,8 @@ import TapAudio
 ///   Until the first change, click *k* starts at exactly the frame ``ClickSchedule`` gives
 ///   (`round(k × 60 / BPM × rate)` for beats).
 /// - **Live changes keep the phase.** A change takes effect at the first frame `f` of the next
-///   ``render(into:)``. The fraction of the bar elapsed at `f` stays the same (to within 1/1024
+///   ``render(into:)`` (later only while 8 replaced settings still sound: then at the first
+///   call after one falls silent; ``pollChanges(into:)`` tells when). The fraction of the bar elapsed at `f` stays the same (to within 1/1024
 ///   frame): the new bar starts at `f − fraction × new bar length`, snapped to a multiple of
 ///   1/1024 frame, and the bar in progress keeps its number. The old settings own every click
 ///   whose frame is before `f`, the new ones every click at or after `f`, so none is lost or
@@ -25,14 +26,16 @@ import TapAudio
 ///   plays to its last sample, with the sound and volume it started with, whatever changes
 ///   later. Sounds of replaced settings are freed (on the control thread) only after their
 ///   last voice has ended.
-/// - **Bounded.** At most `voiceCapacity` sounds play at once; a click that would need one
-///   more is not played and counted in ``droppedClicks`` (no sounding clip is cut short).
+/// - **Bounded.** At most `voiceCapacity` clips sound on from one block into the next (clips
+///   ending within a block free their voice for that block's clicks); a click whose clip would
+///   need one more is not played and is counted in ``droppedClicks``. No sounding clip is cut
+///   short.
 ///
 /// Destroy it only after the audio thread has stopped calling ``render(into:)``.
 public final class LiveMetronome: @unchecked Sendable {
     /// Frames per second.
     public let sampleRate: Int
-    /// The most clips that can sound at once.
+    /// The most clips that can sound on from one block into the next.
     public let voiceCapacity: Int
     private let engine: UnsafeMutablePointer<LiveEngine>
     // The control thread's copies of the rings and counters (they share the engine's memory),
@@ -41,7 +44,7 @@ public final class LiveMetronome: @unchecked Sendable {
     private let garbage: SPSCRing<UnsafeMutablePointer<LiveSettings>?>
     private let events: SPSCRing<LiveClickEvent>
     private let applied: SPSCRing<LiveSettingsChange>
-    private let dropped: (clicks: UnsafeAtomic<Int>, events: UnsafeAtomic<Int>)
+    private let dropped: (clicks: UnsafeAtomic<Int>, events: UnsafeAtomic<Int>, changes: UnsafeAtomic<Int>)
     private let rendered: UnsafeAtomic<Int>
     /// Control thread only.
     private var version = 0
@@ -50,7 +53,8 @@ public final class LiveMetronome: @unchecked Sendable {
     /// A metronome that starts with `settings` and `sounds` at `sampleRate`.
     ///
     /// - Parameters:
-    ///   - voiceCapacity: the most clips that may sound at once (default 512).
+    ///   - voiceCapacity: the most clips that may sound on from one block into the next
+    ///     (default 512).
     ///   - eventCapacity: click events held until ``pollEvents(into:)`` takes them (rounded up
     ///     to a power of two); more are counted in ``droppedEvents``.
     ///   - changeCapacity: changes that may wait to be taken by the audio thread (rounded up to
@@ -73,7 +77,7 @@ public final class LiveMetronome: @unchecked Sendable {
         garbage = SPSCRing(minimumCapacity: 2 * LiveEngine.retiredCapacity, filler: nil)
         events = SPSCRing(minimumCapacity: eventCapacity, filler: Self.noClick)
         applied = SPSCRing(minimumCapacity: 256, filler: LiveSettingsChange(frame: 0, settingsVersion: 0))
-        dropped = (.create(0), .create(0))
+        dropped = (.create(0), .create(0), .create(0))
         rendered = .create(0)
         let retired = UnsafeMutablePointer<UnsafeMutablePointer<LiveSettings>?>.allocate(capacity: LiveEngine.retiredCapacity)
         retired.initialize(repeating: nil, count: LiveEngine.retiredCapacity)
@@ -82,7 +86,8 @@ public final class LiveMetronome: @unchecked Sendable {
         engine.initialize(to: LiveEngine(
             current: first, cursor: start, voices: VoicePool(capacity: voiceCapacity), retired: retired,
             changes: changes, garbage: garbage, events: events, applied: applied,
-            droppedClicks: dropped.clicks, droppedEvents: dropped.events, renderedFrames: rendered))
+            droppedClicks: dropped.clicks, droppedEvents: dropped.events, droppedChanges: dropped.changes,
+            renderedFrames: rendered))
     }
 
     deinit {
@@ -96,7 +101,7 @@ public final class LiveMetronome: @unchecked Sendable {
         for ring in [changes, garbage] { ring.destroy() }
         events.destroy()
         applied.destroy()
-        for counter in [dropped.clicks, dropped.events, rendered] { counter.destroy() }
+        for counter in [dropped.clicks, dropped.events, dropped.changes, rendered] { counter.destroy() }
         engine.deinitialize(count: 1)
         engine.deallocate()
     }
@@ -104,8 +109,9 @@ public final class LiveMetronome: @unchecked Sendable {
     /// Audio thread: renders the next `buffer.count` frames (mono), overwriting `buffer`.
     ///
     /// Each call continues where the last one ended; the first renders from frame 0. Changes
-    /// applied since the last call take effect at this call's first frame. Real-time safe: no
-    /// allocation, lock, I/O or reference counting.
+    /// applied since the last call take effect at this call's first frame (unless they must
+    /// wait for replaced settings to fall silent). Real-time safe: no allocation, lock, I/O or
+    /// reference counting.
     public func render(into buffer: UnsafeMutableBufferPointer<Float>) { engine.pointee.render(into: buffer) }
 
     /// A handle for the audio thread to keep in its own callback state, instead of this
@@ -145,7 +151,7 @@ public final class LiveMetronome: @unchecked Sendable {
     }
 
     /// Control thread: appends the changes that took effect since the last call, in order;
-    /// returns how many. (Up to 256 wait; more are counted in ``droppedEvents``.)
+    /// returns how many. (Up to 256 wait; more are counted in ``droppedChanges``.)
     @discardableResult
     public func pollChanges(into list: inout [LiveSettingsChange]) -> Int {
         Self.drain(applied, filler: LiveSettingsChange(frame: 0, settingsVersion: 0), into: &list)
@@ -173,8 +179,11 @@ public final class LiveMetronome: @unchecked Sendable {
     public var renderedFrames: Int { rendered.load(ordering: .acquiring) }
     /// Clicks not played because every voice was busy.
     public var droppedClicks: Int { dropped.clicks.load(ordering: .relaxed) }
-    /// Click events (and change records) lost because nobody polled them in time.
+    /// Click events lost because ``pollEvents(into:)`` did not take them in time.
     public var droppedEvents: Int { dropped.events.load(ordering: .relaxed) }
+    /// Change records lost because ``pollChanges(into:)`` did not take them in time (the
+    /// changes themselves took effect).
+    public var droppedChanges: Int { dropped.changes.load(ordering: .relaxed) }
 
     private static let noClick = LiveClickEvent(frame: 0, bar: 0, beat: 0, step: 0, of: 0, kind: .beat, volume: 0,
                                                 settingsVersion: 0, played: false)
@@ -182,7 +191,6 @@ public final class LiveMetronome: @unchecked Sendable {
     private static func drain<Element>(_ ring: SPSCRing<Element>, filler: Element, into list: inout [Element]) -> Int {
         let available = ring.readableCount
         guard available > 0 else { return 0 }
-        list.reserveCapacity(list.count + available)
         let start = list.count
         var element = filler
         while list.count - start < available, ring.pop(into: &element, maximum: 1) == 1 { list.append(element) }
