@@ -55,7 +55,13 @@ struct LivePlan {
         self.settings = settings
         self.sounds = sounds
         bar = Exact(schedule.time(ofWholeNotes: settings.meter.barLength)) * scale
-        clicks = schedule.clicks(inBars: 0..<1).map { (Exact($0.time) * scale, $0) }
+        // A click's exact place in the bar (the model's settings are straight, swing 1/2).
+        precondition(settings.swing == Rational(1, 2))
+        let unit = settings.beatUnit.wholeNotes
+        clicks = schedule.clicks(inBars: 0..<1).map { click in
+            let beats = Rational(click.beat - 1) + (click.of == 0 ? Rational(0) : Rational(Int64(click.step), Int64(click.of)))
+            return (Exact(schedule.time(ofWholeNotes: unit * beats)) * scale, click)
+        }
     }
 
     /// The clicks whose frames fall in `start ..< end`, for bars starting at `anchor` (and
