@@ -52,6 +52,7 @@ import TapTestSupport
         ("tempo 120\nbars 4\nfoo 3\n", 3, 1, "unknown directive 'foo'"),
         ("bars 4\n", 1, 1, "no tempo before the first bars"),
         ("tempo 120\nmeter 4/0\nbars 1\n", 2, 7, "meter '4/0'"),
+        ("tempo 120\nmeter 0/4\nbars 1\n", 2, 7, "meter '0/4' is not n/d with n and d in 1–99"),
         ("tempo 120\nsubdivide 2,11\nbars 1\n", 2, 13, "subdivision '11' is not in 2–9"),
         ("tempo 1000\nbars 1\n", 2, 1, "tempo 1000 BPM is out of range"),
         ("tempo 120\nbars 4 ramp-to fast\n", 2, 16, "ramp target 'fast'"),
