@@ -18,7 +18,8 @@ extension MetronomeProgram {
     /// Parses program text; `path` names it in errors.
     public init(parsing text: String, path: String) throws(MetronomeError) {
         var parser = ProgramParser(path: path)
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift, so Windows line ends need naming.
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             try parser.read(line, number: index + 1)
         }
         self = try parser.finish()
@@ -170,7 +171,11 @@ private struct ProgramParser {
             var index = 1
             while index < arguments.count {
                 switch arguments[index].text {
-                case "ramp-to" where index + 1 < arguments.count:
+                case "ramp-to" where section.rampTo != nil, "silent" where section.silent:
+                    throw error(line, arguments[index].column, "\(arguments[index].text) given twice")
+                case "ramp-to" where index + 1 == arguments.count:
+                    throw error(line, arguments[index].column, "ramp-to needs a tempo")
+                case "ramp-to":
                     let target = try rational(arguments[index + 1], "ramp target")
                     guard target >= Rational(1), target <= Rational(999) else { throw error(line, arguments[index + 1].column, "ramp target \(target) is not in 1–999 BPM") }
                     section.rampTo = target
@@ -201,6 +206,7 @@ private struct ProgramParser {
             }
         case "silent-after":
             try need(1...1, "the last beat that plays")
+            guard silentAfterToken == nil else { throw error(line, directive.column, "a second silent-after") }
             program.silentAfterBeat = try integer(arguments[0], "beat", 0...Int(Int32.max))
             silentAfterToken = (line, arguments[0].column)
         case "phase-shift":
@@ -218,7 +224,9 @@ private struct ProgramParser {
                 switch arguments[2].text {
                 case "bpm": break
                 case "ms":
-                    guard tempo > Rational(0) else { throw error(line, arguments[1].column, "period \(tempo) ms is not positive") }
+                    guard tempo >= Rational(60_000, 999), tempo <= Rational(60_000) else {
+                        throw error(line, arguments[1].column, "period \(tempo) ms is not in 60000/999–60000 ms (999–1 BPM)")
+                    }
                     tempo = Rational(60_000) / tempo
                 default: throw error(line, arguments[2].column, "expected bpm or ms, found '\(arguments[2].text)'")
                 }
@@ -228,6 +236,7 @@ private struct ProgramParser {
             perturbationTokens.append((line, arguments[0].column))
         case "jitter":
             try need(1...4, "milliseconds, then optionally uniform or normal, and seed N")
+            guard program.jitter == nil else { throw error(line, directive.column, "a second jitter") }
             let amount = try rational(arguments[0], "jitter")
             guard amount >= Rational(0), amount <= Rational(1_000) else { throw error(line, arguments[0].column, "jitter \(amount) ms is not in 0–1000 ms") }
             var jitter = MetronomeProgram.Jitter(milliseconds: amount, seed: 1)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where everything in a program falls, in whole notes from the start of the count-in:
 /// its bars, its tempo segments (sections split at period steps), the accumulated phase
 /// shifts and where the silent continuation begins.
@@ -16,6 +18,9 @@ struct ProgramLayout {
     private var shifts: [(position: Rational, total: Rational)] = []
     /// Where clicks fall silent for the continuation phase.
     private(set) var silentFrom: Rational?
+    /// Program bars and beats (count-in excluded).
+    private(set) var totalBars = 0
+    private(set) var totalBeats = 0
 
     init(_ program: MetronomeProgram) throws(MetronomeError) {
         let first = program.sections[0].settings
@@ -46,7 +51,9 @@ struct ProgramLayout {
             start = try exact(section.settings.meter.barLength.times(Rational(section.bars)).flatMap { start.plus($0) },
                               "section \(index + 1)")
         }
-        let totalBeats = beat - 1
+        totalBeats = beat - 1
+        totalBars = program.sections.reduce(0) { $0 + $1.bars }
+        let totalBeats = self.totalBeats
         func beatPosition(_ beat: Int, _ what: String) throws(MetronomeError) -> (section: Int, position: Rational) {
             guard (1...totalBeats).contains(beat) else { throw .outOfRange("\(what) beat", "\(beat)", "1–\(totalBeats)") }
             let section = firstBeats.lastIndex { $0 <= beat }!
@@ -58,11 +65,21 @@ struct ProgramLayout {
         }
 
         var steps: [Int: [(position: Rational, tempo: Rational)]] = [:]
+        var shiftedBeats: [(beat: Int, milliseconds: Rational, position: Rational, previous: Rational)] = []
         var shiftList: [(position: Rational, seconds: Rational)] = []
         for perturbation in program.perturbations {
             switch perturbation {
             case .phaseShift(let beat, let milliseconds):
-                shiftList.append((try beatPosition(beat, "phase shift").position, milliseconds / Rational(1_000)))
+                let position = try beatPosition(beat, "phase shift").position
+                shiftList.append((position, milliseconds / Rational(1_000)))
+                // The beat before it: the previous program beat, or the count-in's last.
+                if beat > 1 {
+                    shiftedBeats.append((beat, milliseconds, position, try beatPosition(beat - 1, "phase shift").position))
+                } else if program.countInBars > 0 {
+                    let last = first.meter.barLength * Rational(program.countInBars - 1)
+                        + first.beatUnit.wholeNotes * Rational(first.beatsPerBar - 1)
+                    shiftedBeats.append((beat, milliseconds, position, last))
+                }
             case .periodStep(let beat, let tempo):
                 let (section, at) = try beatPosition(beat, "period step")
                 guard program.sections[section].rampTo == nil else {
@@ -110,6 +127,13 @@ struct ProgramLayout {
                 time = try segment.endTime()
             }
         }
+        // A phase shift may shorten the interval before its beat, never reverse it.
+        for shifted in shiftedBeats where shiftedTime(of: shifted.position) <= shiftedTime(of: shifted.previous) {
+            let interval = (segment(at: shifted.position).approximateTime(of: shifted.position)
+                - segment(at: shifted.previous).approximateTime(of: shifted.previous)) * 1_000
+            throw .outOfRange("phase shift at beat \(shifted.beat)", "\(shifted.milliseconds) ms",
+                              "less than the \(String(format: "%.1f", interval)) ms back to the beat before it")
+        }
     }
 
     /// The segment a position falls in (at a boundary, the later one: both give the same time).
@@ -125,5 +149,10 @@ struct ProgramLayout {
     /// The total phase shift, in seconds, of clicks at a position.
     func shift(at position: Rational) -> Rational {
         shifts.last { $0.position <= position }?.total ?? Rational(0)
+    }
+
+    /// The time in seconds of a position with its phase shift, to double precision.
+    func shiftedTime(of position: Rational) -> Double {
+        segment(at: position).approximateTime(of: position) + shift(at: position).doubleValue
     }
 }

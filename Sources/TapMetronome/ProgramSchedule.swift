@@ -17,6 +17,7 @@ public struct ProgramSchedule: Sendable {
         self.program = program
         self.sampleRate = sampleRate
         let layout = try ProgramLayout(program)
+        try Self.checkSize(program, layout)
         var clicks: [ClickEvent] = []
         var generator = SeededGenerator(seed: program.jitter?.seed ?? 0)
         for bar in layout.bars {
@@ -68,6 +69,29 @@ public struct ProgramSchedule: Sendable {
         return Rational(Int64(microseconds), 1_000_000)
     }
 
+    /// The most clicks and the longest program compiled at once: 24 hours of subdivisions 2–9 at
+    /// 120 BPM is 4.8 million clicks.
+    public static let maximumClicks = 20_000_000
+    public static let maximumHours = 48
+
+    /// Refuses muted bars and a continuation beyond the program, and programs too large to
+    /// compile (before any click is built).
+    private static func checkSize(_ program: MetronomeProgram, _ layout: ProgramLayout) throws(MetronomeError) {
+        if let bar = program.mutedBars.max(), bar > layout.totalBars {
+            throw .outOfRange("muted bar", "\(bar)", "1–\(layout.totalBars), the program's bars")
+        }
+        if let beat = program.silentAfterBeat, beat > layout.totalBeats {
+            throw .outOfRange("silent after beat", "\(beat)", "0–\(layout.totalBeats), the program's beats")
+        }
+        let clicks = layout.bars.reduce(0) { $0 + $1.pattern.count }
+        guard clicks <= maximumClicks else { throw .outOfRange("clicks", "\(clicks)", "at most \(maximumClicks)") }
+        let last = layout.segments[layout.segments.count - 1]
+        let hours = (last.startTime.doubleValue + last.duration.doubleValue) / 3_600
+        guard hours <= Double(maximumHours) else {
+            throw .outOfRange("program length", String(format: "%.1f h", hours), "at most \(maximumHours) h")
+        }
+    }
+
     private static func validate(_ program: MetronomeProgram) throws(MetronomeError) {
         guard !program.sections.isEmpty else { throw .outOfRange("sections", "0", "at least 1") }
         for (index, section) in program.sections.enumerated() {
@@ -84,6 +108,7 @@ public struct ProgramSchedule: Sendable {
             throw .outOfRange("jitter", "\(jitter.milliseconds) ms", "0–1000 ms")
         }
         if let beat = program.silentAfterBeat, beat < 0 { throw .outOfRange("silent after beat", "\(beat)", "0 or more") }
+        if let bar = program.mutedBars.min(), bar < 1 { throw .outOfRange("muted bar", "\(bar)", "1 or more") }
         for perturbation in program.perturbations {
             switch perturbation {
             case .phaseShift(_, let milliseconds):

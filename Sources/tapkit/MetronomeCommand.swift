@@ -91,6 +91,7 @@ struct MetronomeRenderCommand: ParsableCommand {
         program.silentAfterBeat = silentAfter
         for item in (muteBars ?? "").split(separator: ",") {
             guard let range = barRange(item) else { throw ValidationError("--mute-bars: '\(item)' is not a bar or a range of bars (5-8)") }
+            guard range.upperBound <= bars ?? 1 else { throw ValidationError("--mute-bars: bar \(range.upperBound) is beyond the \(bars ?? 1) bars") }
             program.mutedBars.formUnion(range)
         }
         func pair(_ text: String, _ option: String) throws -> (Int, Rational) {
@@ -129,9 +130,14 @@ struct MetronomeRenderCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
+        let schedule: ProgramSchedule
+        do { schedule = try ProgramSchedule(program, sampleRate: rate) } catch {
+            // A value out of range is a usage error, as in a program file.
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
         var files = AtomicOutput()
         do {
-            let schedule = try ProgramSchedule(program, sampleRate: rate)
             let sounds = try soundOptions.sounds(sampleRate: rate)
             let lastClick = schedule.clicks.last?.frame ?? 0
             var renderer = ClickRenderer(clicks: schedule.clicks, sounds: sounds,

@@ -47,6 +47,13 @@ import TapTestSupport
         #expect(program.jitter == .init(milliseconds: Rational(10), distribution: .normal, seed: 42))
     }
 
+    /// Windows line ends read like Unix ones.
+    @Test func readsCRLFLineEnds() throws {
+        let unix = "tempo 120\nmeter 3/4\n\n# comment\nbars 2\n"
+        let windows = unix.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try MetronomeProgram(parsing: windows, path: "w.txt") == MetronomeProgram(parsing: unix, path: "u.txt"))
+    }
+
     /// Malformed lines are reported at their line and column.
     @Test(arguments: [
         ("tempo 120\nbars 4\nfoo 3\n", 3, 1, "unknown directive 'foo'"),
@@ -64,6 +71,12 @@ import TapTestSupport
         ("tempo 120\nbars 4\ntempo 100\n", 3, 1, "settings after the last bars line have no effect"),
         ("tempo 120\n  bars\n", 2, 7, "bars takes a number of bars"),
         ("# nothing\n", 1, 1, "no bars"),
+        ("tempo 120\nbars 2 ramp-to\n", 2, 8, "ramp-to needs a tempo"),
+        ("tempo 120\nbars 2 silent silent\n", 2, 15, "silent given twice"),
+        ("tempo 120\nbars 4\njitter 5\njitter 6\n", 4, 1, "a second jitter"),
+        ("tempo 120\nbars 4\nsilent-after 5\nsilent-after 6\n", 4, 1, "a second silent-after"),
+        ("tempo 120\nbars 4\nperiod-step 2 0.001 ms\n", 3, 15, "period 1/1000 ms is not in 60000/999–60000 ms"),
+        ("tempo 120\r\nbars 2\r\nmute x\r\n", 3, 6, "'x' is not a bar or a range of bars"),
     ])
     func errorsNameLineAndColumn(text: String, line: Int, column: Int, message: String) {
         do {

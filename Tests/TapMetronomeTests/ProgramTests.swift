@@ -160,10 +160,13 @@ import TapMetronome
         program.perturbations = [.phaseShift(beat: 1, milliseconds: Rational(-10))]
         let clicks = try ProgramSchedule(program, sampleRate: 48_000).clicks
         #expect(clicks.map(\.frame) == (0..<8).map { $0 * 24_000 })
+        // A shift may shorten the interval before its beat, not reverse it.
         program.perturbations = [.phaseShift(beat: 2, milliseconds: Rational(-600))]
-        let reordered = try ProgramSchedule(program, sampleRate: 48_000).clicks
-        #expect(reordered.first?.frame == 0 && reordered.first?.beat == 2)
-        #expect(reordered.map(\.frame) == reordered.map(\.frame).sorted())
+        #expect(throws: MetronomeError.outOfRange("phase shift at beat 2", "-600 ms", "less than the 500.0 ms back to the beat before it")) {
+            try ProgramSchedule(program, sampleRate: 48_000)
+        }
+        program.perturbations = [.phaseShift(beat: 2, milliseconds: Rational(-499))]
+        #expect(try ProgramSchedule(program, sampleRate: 48_000).clicks[1].frame == 24_000 - 23_952)
     }
 
     @Test func badProgramsAreNamed() {

@@ -45,10 +45,15 @@ import TapTestSupport
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let out = ["-o", folder + "/x.wav", "--onsets", folder + "/x.csv"]
         let cases: [([String], Int32, String)] = [
-            (["--bpm", "0", "--bars", "1"], 1, "tempo 0 BPM is out of range (1–999 BPM)"),
+            (["--bpm", "0", "--bars", "1"], 2, "tempo 0 BPM is out of range (1–999 BPM)"),
             (["--bpm", "fast", "--bars", "1"], 2, "--bpm 'fast'"),
             (["--bpm", "120", "--meter", "5/0", "--bars", "1"], 2, "--meter '5/0'"),
-            (["--bpm", "120", "--subdivide", "2,11", "--bars", "1"], 1, "subdivision 11"),
+            (["--bpm", "120", "--subdivide", "2,11", "--bars", "1"], 2, "subdivision 11"),
+            (["--bpm", "120", "--bars", "4", "--mute-bars", "1-100000000000"], 2, "bar 100000000000 is beyond the 4 bars"),
+            (["--bpm", "120", "--bars", "4", "--silent-after", "100"], 2, "silent after beat 100 is out of range (0–16"),
+            (["--bpm", "120", "--bars", "2", "--count-in", "1", "--phase-shift", "1:-10000"], 2, "phase shift at beat 1 -10000 ms"),
+            (["--bpm", "999", "--meter", "99/1", "--beat-unit", "99..", "--bars", "1000000"], 2, "clicks"),
+            (["--bpm", "1", "--bars", "1000"], 2, "program length 66.7 h is out of range (at most 48 h)"),
             (["--bpm", "120", "--bars", "0"], 2, "--bars 0"),
             (["--bpm", "120", "--bars", "1", "--beat-sound", folder + "/none.wav"], 1, "none.wav"),
         ]
