@@ -58,10 +58,17 @@ public final class MetronomePlayer: @unchecked Sendable {  // `clock` and `stamp
         state.pointee.outputs = (ports[0], ports[1])
         jack_set_process_callback(handle, metronomeProcess, UnsafeMutableRawPointer(state))
         jack_set_xrun_callback(handle, metronomeXrun, UnsafeMutableRawPointer(state))
-        guard jack_activate(handle) == 0 else { throw .jack("cannot activate the client") }
         active = true
+        guard jack_activate(handle) == 0 else {
+            stop()
+            throw .jack("cannot activate the client")
+        }
+        guard destinations.count <= 2 else {
+            stop()
+            throw .jack("the metronome has two outputs; \(destinations.count) ports given")
+        }
         let ownName = String(cString: jack_get_client_name(handle))
-        for (channel, destination) in destinations.prefix(2).enumerated() {
+        for (channel, destination) in destinations.enumerated() {
             guard jack_connect(handle, "\(ownName):out_\(channel + 1)", destination) == 0 else {
                 stop()
                 throw .jack("cannot connect \(ownName):out_\(channel + 1) to \(destination)")
@@ -80,18 +87,42 @@ public final class MetronomePlayer: @unchecked Sendable {  // `clock` and `stamp
         state.pointee.outputs = (nil, nil)
     }
 
-    /// The metronome frame (fractional) due now, or nil before the first cycle: where a key
-    /// press read now falls among the clicks.
+    /// The metronome frame (fractional) being heard now, or nil before the first cycle: where
+    /// a key press read now falls among the clicks. It is the frame due at the outputs now,
+    /// less the playback latency JACK reports for `out_1` (the periods and the sound card's
+    /// own delay between rendering a frame and hearing it).
     public func frameNow() -> Double? {
         let now = Int64(jack_get_time())
         lock.lock()
         defer { lock.unlock() }
+        drainStamps()
+        return clock.frame(atMicroseconds: now).map { $0 - Double(playbackLatencyFrames) }
+    }
+
+    /// Takes the callback's cycle starts into the frame clock; call it often (the main loop
+    /// does, every 20 ms), so that the clock never rests on stale cycles and the ring
+    /// (8192 cycles, 22 s at period 128) never fills.
+    public func updateClock() {
+        lock.lock()
+        drainStamps()
+        lock.unlock()
+    }
+
+    private func drainStamps() {
         while true {
             let count = stamps.withUnsafeMutableBufferPointer { state.pointee.cycleStamps.pop(into: $0.baseAddress!, maximum: $0.count) }
             for stamp in stamps.prefix(count) { clock.add(stamp) }
             if count < stamps.count { break }
         }
-        return clock.frame(atMicroseconds: now)
+    }
+
+    /// Frames between rendering and hearing: the largest playback latency JACK reports for
+    /// `out_1` (0 before `start`, or when nothing is connected).
+    public var playbackLatencyFrames: Int {
+        guard active, let port = state.pointee.outputs.0 else { return 0 }
+        var range = jack_latency_range_t()
+        jack_port_get_latency_range(port, JackPlaybackLatency, &range)
+        return Int(range.max)
     }
 
     /// Xruns since the start.

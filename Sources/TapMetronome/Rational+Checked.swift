@@ -31,3 +31,12 @@ func exact(_ value: Rational?, _ what: @autoclosure () -> String) throws(Metrono
     guard let value else { throw .inexact(what()) }
     return value
 }
+
+extension Rational {
+    /// `self + other`, or nil where the exact result does not fit 64-bit parts.
+    public func adding(_ other: Rational) -> Rational? { plus(other) }
+    /// `−self`.
+    public var negated: Rational { Rational(-numerator, denominator) }
+    /// `self × factor`, or nil on overflow.
+    public func scaled(by factor: Int) -> Rational? { times(Rational(factor)) }
+}

@@ -51,6 +51,7 @@ struct MetronomePlayCommand: ParsableCommand {
             player = try MetronomePlayer(client: client, metronome: metronome)
             let destinations = output.map { $0.split(separator: ",").map(String.init) }
                 ?? client.ports().filter { $0.kind == .audio && !$0.isSource && $0.isPhysical }.prefix(2).map(\.name)
+            if destinations.isEmpty { printError("warning: no playback port to connect to; the metronome plays to nothing (give --output)") }
             try player.start(connectingTo: destinations)
         } catch {
             printError("error: \(error)")
@@ -61,9 +62,10 @@ struct MetronomePlayCommand: ParsableCommand {
         let keys = KeyQueue()
         let reader = KeyReader { key in keys.append(key, frame: player.frameNow()) }
         let stopping = KeyQueue()
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+        // Signals end playing through the main loop, so the terminal is always restored.
+        let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+        for number in signals { signal(number, SIG_IGN) }
+        let sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
         for source in sources {
             source.setEventHandler { stopping.append(UInt8(ascii: "q"), frame: nil) }
             source.resume()
@@ -78,24 +80,28 @@ struct MetronomePlayCommand: ParsableCommand {
         var quit = false
         while !quit {
             usleep(20_000)
+            player.updateClock()
             for (key, frame) in keys.take() + stopping.take() {
-                var tempo = settings.tempo
+                // Checked arithmetic: an exotic --step must not overflow the exact tempo.
+                var tempo: Rational? = settings.tempo
                 switch key {
                 case UInt8(ascii: "q"), UInt8(ascii: "Q"): quit = true
-                case UInt8(ascii: "+"), UInt8(ascii: "="): tempo = tempo + step
-                case UInt8(ascii: "-"), UInt8(ascii: "_"): tempo = tempo - step
-                case UInt8(ascii: "]"): tempo = tempo + step * Rational(10)
-                case UInt8(ascii: "["): tempo = tempo - step * Rational(10)
+                case UInt8(ascii: "+"), UInt8(ascii: "="): tempo = settings.tempo.adding(step)
+                case UInt8(ascii: "-"), UInt8(ascii: "_"): tempo = settings.tempo.adding(step.negated)
+                case UInt8(ascii: "]"): tempo = step.scaled(by: 10).flatMap { settings.tempo.adding($0) }
+                case UInt8(ascii: "["): tempo = step.scaled(by: -10).flatMap { settings.tempo.adding($0) }
                 case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): if let frame { tapAlong.tap(atFrame: frame) }
                 default: break
                 }
-                tempo = min(max(tempo, Rational(1)), Rational(999))
-                if tempo != settings.tempo {
-                    settings.tempo = tempo
-                    // The change queue holds several; if it is full, the next key tries again.
-                    if (try? player.metronome.apply(settings, sounds: sounds)) != true {
-                        printError("warning: tempo change not taken; press again")
-                    }
+                guard let wanted = tempo.map({ min(max($0, Rational(1)), Rational(999)) }), wanted != settings.tempo else { continue }
+                var changed = settings
+                changed.tempo = wanted
+                // The change queue holds several; if it is full, the tempo shown stays the one
+                // playing and the next key tries again.
+                if (try? player.metronome.apply(changed, sounds: sounds)) == true {
+                    settings = changed
+                } else {
+                    printError("warning: tempo change not taken; press again")
                 }
             }
             _ = player.metronome.pollEvents(into: &events)

@@ -99,5 +99,20 @@ extension JackTests {
         #expect(run.stdout.contains("tempo_bpm 103\n"), "\(run.stdout)")
         #expect(run.stdout.contains("taps 4\n"), "\(run.stdout)")
         #expect(run.stdout.contains("dropped_clicks 0"), "\(run.stdout)")
+
+        // A tempo change whose exact fraction would overflow is refused, not a crash; the
+        // tempo shown stays the one playing.
+        let keys = Pipe()
+        let presser = Thread {
+            Thread.sleep(forTimeInterval: 1)
+            keys.fileHandleForWriting.write(Data("]".utf8))
+            Thread.sleep(forTimeInterval: 0.5)
+            keys.fileHandleForWriting.write(Data("q".utf8))
+        }
+        presser.start()
+        let exotic = try runTapKit(["metronome", "play", "--bpm", "999999937/999999929", "--step", "999999893/999999883",
+                                    "--server", server.name], input: keys)
+        #expect(exotic.status == 0, "\(exotic.stderr)")
+        #expect(exotic.stdout.contains("tempo_bpm 1.000\n"), "\(exotic.stdout)")
     }
 }
