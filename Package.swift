@@ -31,6 +31,7 @@ let package = Package(
         .target(name: "TapMetronome", dependencies: [
             "TapAudio", "TapStatistics", .product(name: "Atomics", package: "swift-atomics"),
         ]),
+        .target(name: "TapTempo", dependencies: ["TapStatistics"]),
         // Collection.
         .target(name: "TapCapture", dependencies: [
             "TapAudio", "TapData", "TapMetronome", "CJack", .product(name: "Atomics", package: "swift-atomics"),
@@ -51,6 +52,7 @@ let package = Package(
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics"]),
         .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "tapkit", "TapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,55 @@
+/// Tap tempo from a robust summary of the recent intervals, as DJ software commonly does:
+/// the median, or the interquartile mean (the mean of the middle half), of the last `window`
+/// intervals; the history is cleared after `timeout` seconds without a tap. A comparison for
+/// the evaluation, not a recommendation.
+public struct IntervalTapTempo: TapTempoEstimator {
+    /// How the intervals are summarised.
+    public enum Summary: String, Sendable, CaseIterable {
+        case median
+        case interquartileMean
+    }
+
+    public var summary: Summary
+    public var window: Int
+    public var timeout: Double
+    private var last: Double?
+    private var intervals: [Double] = []
+
+    public init(_ summary: Summary, window: Int = 16, timeout: Double = 2) {
+        self.summary = summary
+        self.window = window
+        self.timeout = timeout
+    }
+
+    public mutating func tap(at time: Double) -> TempoReading {
+        var reset = false
+        if let last, time - last > timeout {
+            self.reset()
+            reset = true
+        }
+        if let last, time > last {
+            intervals.append(time - last)
+            if intervals.count > window { intervals.removeFirst() }
+        }
+        last = time
+        guard !intervals.isEmpty else { return TempoReading(bpm: nil, confidence: 0, tapsUsed: 1, reset: reset) }
+        let sorted = intervals.sorted()
+        let period: Double
+        switch summary {
+        case .median:
+            let middle = sorted.count / 2
+            period = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        case .interquartileMean:
+            let drop = sorted.count / 4
+            let kept = sorted[drop..<(sorted.count - drop)]
+            period = kept.reduce(0, +) / Double(kept.count)
+        }
+        return TempoReading(bpm: 60 / period, confidence: intervals.count >= 2 ? 1 - 1 / Double(intervals.count) : 0,
+                            tapsUsed: intervals.count + 1, reset: reset)
+    }
+
+    public mutating func reset() {
+        last = nil
+        intervals.removeAll()
+    }
+}

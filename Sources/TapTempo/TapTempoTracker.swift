@@ -1,0 +1,200 @@
+/// TapKit's tap-tempo estimator.
+///
+/// - **Least squares over the kept taps.** Each kept tap has a beat number (consecutive, or two
+///   apart across a skipped tap). The period is the generalized-least-squares fit of the
+///   intervals to their beat gaps under the two-level timing model of Wing and Kristofferson
+///   (1973): an interval of g beats has the timer's variance g·σc² plus the motor variance of its
+///   two ends, 2·σm², and neighbouring intervals share one motor delay (covariance −σm²). So
+///   every tap counts, not just the first and the last, and motor noise, which makes
+///   consecutive intervals negatively correlated, is largely cancelled.
+/// - **Outliers are dropped, not a reset.** A tap off the beat grid (a double tap, a mis-tap) is
+///   held back; if the next tap is back on the grid, it is discarded.
+/// - **Skipped taps are recognised.** An interval near two periods is a skipped beat, not a new
+///   tempo.
+/// - **Re-locking within three taps.** Two consecutive intervals that agree with each other but
+///   not with the grid are a new tempo (faster, or a doubling); two skipped beats in a row are a
+///   halving. Both re-lock at once on the new taps.
+/// - **Noise-aware.** What counts as on the grid, and as two intervals agreeing, scales with the
+///   timing noise expected of a person at that period: a timer coefficient of variation
+///   `timerCV` (3 %) and a motor SD `motorSD` (8 ms), typical of the tapping literature
+///   (Wing & Kristofferson 1973; Repp 2005). An interval's expected SD is √((cv·P)² + 2·σm²).
+/// - **Range.** Tempos outside `minimumBPM…maximumBPM` are never proposed; a pause longer than
+///   2.5 periods (or than the slowest period in range) starts again.
+public struct TapTempoTracker: TapTempoEstimator {
+    /// The tempo range in BPM (default 30–300; 1–999 allowed).
+    public let minimumBPM: Double
+    public let maximumBPM: Double
+    /// Taps kept for the fit (default 16).
+    public let window: Int
+    /// How far from a whole number of periods an interval may be and still fit the grid, as a
+    /// fraction of a period (default 0.1), or 3.5 expected interval SDs if that is more.
+    public let tolerance: Double
+    /// The timing noise the estimator assumes: timer SD as a fraction of the period, and motor
+    /// SD in seconds.
+    public let timerCV: Double
+    public let motorSD: Double
+
+    /// Kept taps: time and beat number.
+    private var taps: [(time: Double, beat: Int)] = []
+    /// Taps off the grid since the last kept one.
+    private var pending: [Double] = []
+    private var skipsInARow = 0
+    private var period: Double?
+    private var standardError: Double = .infinity
+
+    /// A tracker; `minimumBPM` < `maximumBPM`, both within 1…999.
+    public init(minimumBPM: Double = 30, maximumBPM: Double = 300, window: Int = 16, tolerance: Double = 0.1,
+                timerCV: Double = 0.03, motorSD: Double = 0.008) {
+        precondition(1 <= minimumBPM && minimumBPM < maximumBPM && maximumBPM <= 999, "BPM range must lie within 1–999")
+        precondition(window >= 3 && tolerance > 0 && tolerance < 0.5 && timerCV > 0 && motorSD >= 0)
+        self.minimumBPM = minimumBPM
+        self.maximumBPM = maximumBPM
+        self.window = window
+        self.tolerance = tolerance
+        self.timerCV = timerCV
+        self.motorSD = motorSD
+    }
+
+    /// The SD of one interval of a person tapping at `period`.
+    private func intervalSD(_ period: Double) -> Double {
+        ((timerCV * period) * (timerCV * period) + 2 * motorSD * motorSD).squareRoot()
+    }
+
+    /// How far (seconds) an interval may be from a whole number of periods and fit the grid.
+    private func gridTolerance(_ period: Double) -> Double { max(tolerance * period, 3.5 * intervalSD(period)) }
+
+    public mutating func reset() {
+        taps.removeAll()
+        pending.removeAll()
+        skipsInARow = 0
+        period = nil
+        standardError = .infinity
+    }
+
+    private var shortestPeriod: Double { 60 / maximumBPM }
+    private var longestPeriod: Double { 60 / minimumBPM }
+
+    public mutating func tap(at time: Double) -> TempoReading {
+        guard let last = taps.last else {
+            taps = [(time, 0)]
+            return reading(reset: false)
+        }
+        let gap = time - last.time
+        guard let period else {
+            // One kept tap: a second one in range gives the first period; a tap too soon is a
+            // bounce, one too late starts again.
+            if gap > longestPeriod * 1.25 {
+                restart(at: time)
+                return reading(reset: true)
+            }
+            if gap >= shortestPeriod * 0.8 {
+                taps.append((time, 1))
+                fit()
+            }
+            return reading(reset: false)
+        }
+        if gap > max(2.5 * period, longestPeriod * 1.25) {
+            restart(at: time)
+            return reading(reset: true)
+        }
+        // Held-back taps that agree with this one on a new period: re-lock on them.
+        if let newPeriod = agreeingPeriod(through: time, last: last.time), abs(newPeriod - period) > gridTolerance(period) {
+            let points = Array(([last.time] + pending + [time]).suffix(3))
+            taps = points.enumerated().map { ($0.element, $0.offset) }
+            pending.removeAll()
+            skipsInARow = 0
+            fit()
+            return reading(reset: true)
+        }
+        let beats = (gap / period).rounded()
+        if (1...2).contains(beats) && abs(gap - beats * period) <= gridTolerance(period) * (beats == 2 ? 2.squareRoot() : 1) {
+            skipsInARow = beats == 2 ? skipsInARow + 1 : 0
+            pending.removeAll()
+            if skipsInARow >= 3, 2 * period <= longestPeriod * 1.05 {
+                // Three skipped beats in a row: the tempo has halved.
+                taps = Array(taps.suffix(2).map(\.time) + [time]).enumerated().map { ($0.element, $0.offset) }
+                skipsInARow = 0
+                fit()
+                return reading(reset: true)
+            }
+            taps.append((time, last.beat + Int(beats)))
+            if taps.count > window { taps.removeFirst(taps.count - window) }
+            fit()
+            return reading(reset: false)
+        }
+        pending.append(time)
+        if pending.count > 3 { pending.removeFirst() }
+        return reading(reset: false)
+    }
+
+    /// The period two consecutive, agreeing intervals among the held-back taps and `time` give,
+    /// if it is within range.
+    private func agreeingPeriod(through time: Double, last: Double) -> Double? {
+        guard !pending.isEmpty else { return nil }
+        let points = [last] + pending + [time]
+        let a = points[points.count - 2] - points[points.count - 3]
+        let b = points[points.count - 1] - points[points.count - 2]
+        guard abs(a - b) <= max(tolerance * max(a, b), 3 * 2.squareRoot() * intervalSD((a + b) / 2)) else { return nil }
+        let period = (a + b) / 2
+        return (shortestPeriod * 0.95...longestPeriod * 1.05).contains(period) ? period : nil
+    }
+
+    private mutating func restart(at time: Double) {
+        reset()
+        taps = [(time, 0)]
+    }
+
+    /// The generalized-least-squares period of the kept intervals and its standard error.
+    private mutating func fit() {
+        let count = taps.count - 1
+        guard count >= 1 else { return }
+        var gaps = [Double](repeating: 0, count: count), intervals = gaps
+        for index in 0..<count {
+            gaps[index] = Double(taps[index + 1].beat - taps[index].beat)
+            intervals[index] = taps[index + 1].time - taps[index].time
+        }
+        // Σ = diag(g + 2ρ) − ρ on the off-diagonals, in units of the timer variance, with
+        // ρ = σm² / (cv·P)² at the current period.
+        let scale = timerCV * intervals.reduce(0, +) / gaps.reduce(0, +)
+        let motorRatio = motorSD * motorSD / (scale * scale)
+        let diagonal = gaps.map { $0 + 2 * motorRatio }
+        let x = solveTridiagonal(diagonal: diagonal, off: -motorRatio, rightSide: gaps)
+        let information = zip(x, gaps).reduce(0) { $0 + $1.0 * $1.1 }
+        let estimate = zip(x, intervals).reduce(0) { $0 + $1.0 * $1.1 } / information
+        period = estimate
+        guard count >= 2 else {
+            standardError = .infinity
+            return
+        }
+        let residuals = zip(intervals, gaps).map { $0 - estimate * $1 }
+        let y = solveTridiagonal(diagonal: diagonal, off: -motorRatio, rightSide: residuals)
+        let variance = zip(y, residuals).reduce(0) { $0 + $1.0 * $1.1 } / Double(count - 1)
+        standardError = (max(variance, 0) / information).squareRoot()
+    }
+
+    private func reading(reset: Bool) -> TempoReading {
+        guard let period, period > 0 else { return TempoReading(bpm: nil, confidence: 0, tapsUsed: taps.count, reset: reset) }
+        // 1 for a perfectly steady history, 0 once the period's standard error reaches 2 %.
+        let confidence = standardError.isFinite ? max(0, 1 - standardError / (0.02 * period)) : 0
+        return TempoReading(bpm: 60 / period, confidence: confidence, tapsUsed: taps.count, reset: reset)
+    }
+}
+
+/// Solves a symmetric tridiagonal system with constant off-diagonal `off` (Thomas algorithm).
+func solveTridiagonal(diagonal: [Double], off: Double, rightSide: [Double]) -> [Double] {
+    let n = diagonal.count
+    var c = [Double](repeating: 0, count: n), d = c
+    var denominator = diagonal[0]
+    c[0] = off / denominator
+    d[0] = rightSide[0] / denominator
+    for index in 1..<max(n, 1) {
+        denominator = diagonal[index] - off * c[index - 1]
+        c[index] = off / denominator
+        d[index] = (rightSide[index] - off * d[index - 1]) / denominator
+    }
+    var x = d
+    if n >= 2 {
+        for index in stride(from: n - 2, through: 0, by: -1) { x[index] = d[index] - c[index] * x[index + 1] }
+    }
+    return x
+}
