@@ -24,7 +24,7 @@ public struct TapTempoTracker: TapTempoEstimator {
     /// The tempo range in BPM (default 30–300; 1–999 allowed).
     public let minimumBPM: Double
     public let maximumBPM: Double
-    /// Taps kept for the fit (default 16).
+    /// Taps kept for the fit (default 32).
     public let window: Int
     /// How far from a whole number of periods an interval may be and still fit the grid, as a
     /// fraction of a period (default 0.1), or 3.5 expected interval SDs if that is more.
@@ -38,12 +38,14 @@ public struct TapTempoTracker: TapTempoEstimator {
     private var taps: [(time: Double, beat: Int)] = []
     /// Taps off the grid since the last kept one.
     private var pending: [Double] = []
+    /// The last four taps of any kind.
+    private var recent: [Double] = []
     private var skipsInARow = 0
     private var period: Double?
     private var standardError: Double = .infinity
 
     /// A tracker; `minimumBPM` < `maximumBPM`, both within 1…999.
-    public init(minimumBPM: Double = 30, maximumBPM: Double = 300, window: Int = 16, tolerance: Double = 0.1,
+    public init(minimumBPM: Double = 30, maximumBPM: Double = 300, window: Int = 32, tolerance: Double = 0.1,
                 timerCV: Double = 0.03, motorSD: Double = 0.008) {
         precondition(1 <= minimumBPM && minimumBPM < maximumBPM && maximumBPM <= 999, "BPM range must lie within 1–999")
         precondition(window >= 3 && tolerance > 0 && tolerance < 0.5 && timerCV > 0 && motorSD >= 0)
@@ -66,6 +68,7 @@ public struct TapTempoTracker: TapTempoEstimator {
     public mutating func reset() {
         taps.removeAll()
         pending.removeAll()
+        recent.removeAll()
         skipsInARow = 0
         period = nil
         standardError = .infinity
@@ -76,7 +79,7 @@ public struct TapTempoTracker: TapTempoEstimator {
 
     public mutating func tap(at time: Double) -> TempoReading {
         guard let last = taps.last else {
-            taps = [(time, 0)]
+            restart(at: time)
             return reading(reset: false)
         }
         let gap = time - last.time
@@ -87,44 +90,116 @@ public struct TapTempoTracker: TapTempoEstimator {
                 restart(at: time)
                 return reading(reset: true)
             }
+            recent.append(time)
             if gap >= shortestPeriod * 0.8 {
                 taps.append((time, 1))
                 fit()
             }
             return reading(reset: false)
         }
-        if gap > max(2.5 * period, longestPeriod * 1.25) {
+        if time - (pending.last ?? last.time) > max(2.5 * period, longestPeriod * 1.25) {
             restart(at: time)
             return reading(reset: true)
         }
-        // Held-back taps that agree with this one on a new period: re-lock on them.
-        if let newPeriod = agreeingPeriod(through: time, last: last.time), abs(newPeriod - period) > gridTolerance(period) {
-            let points = Array(([last.time] + pending + [time]).suffix(3))
+        recent.append(time)
+        if recent.count > 4 { recent.removeFirst() }
+        // Held-back taps that agree with this one: on a new period, re-lock on them; on the
+        // current one, they were good taps after all (a noisy early estimate held them back).
+        if let agreed = agreeingPeriod(through: time, last: last.time) {
+            if abs(agreed - period) > changeThreshold(intervals: 2, period: period) {
+                let points = Array(([last.time] + pending + [time]).suffix(3))
+                taps = points.enumerated().map { ($0.element, $0.offset) }
+                pending.removeAll()
+                skipsInARow = 0
+                fit()
+                return reading(reset: true)
+            }
+            if let first = pending.first, abs(first - last.time - period) <= tolerance(beats: 1, period: period) {
+                for (offset, held) in (pending + [time]).enumerated() { taps.append((held, last.beat + offset + 1)) }
+                pending.removeAll()
+                skipsInARow = 0
+                trimAndFit()
+                return reading(reset: false)
+            }
+        }
+        let beats = (gap / period).rounded()
+        if (1...2).contains(beats) && abs(gap - beats * period) <= tolerance(beats: Int(beats), period: period) {
+            skipsInARow = beats == 2 ? skipsInARow + 1 : 0
+            pending.removeAll()
+            if skipsInARow >= 3, 2 * period <= longestPeriod * 1.05 {
+                // Three skipped beats in a row: the tempo has halved. The last tap before the
+                // change and the three since are one new beat apart.
+                taps = Array(taps.suffix(3).map(\.time) + [time]).enumerated().map { ($0.element, $0.offset) }
+                skipsInARow = 0
+                fit()
+                return reading(reset: true)
+            }
+            taps.append((time, last.beat + Int(beats)))
+            // Four single-beat intervals in a row that agree with each other and together sit
+            // well off the period: a change too small to leave the grid. Re-lock on their last
+            // three taps (the first of the five may be the old tempo's). Conservative, as runs
+            // of short or long intervals happen by chance in a person's timing.
+            let lastFive = taps.suffix(5)
+            if lastFive.count == 5, lastFive.last!.beat - lastFive.first!.beat == 4 {
+                let intervals = zip(lastFive.dropFirst(), lastFive).map { $0.time - $1.time }
+                let mean = intervals.reduce(0, +) / 4
+                if intervals.max()! - intervals.min()! <= agreement(mean), abs(mean - period) > 4 / 3 * changeThreshold(intervals: 4, period: period) {
+                    taps = lastFive.suffix(3).enumerated().map { ($0.element.time, $0.offset) }
+                    fit()
+                    return reading(reset: true)
+                }
+            }
+            trimAndFit()
+            return reading(reset: false)
+        }
+        // Off the grid: do the last three intervals of all taps agree on another period (a
+        // doubling whose middle tap was taken for a stray one)?
+        if recent.count == 4 {
+            let intervals = zip(recent.dropFirst(), recent).map { $0 - $1 }
+            let mean = intervals.reduce(0, +) / 3
+            if intervals.max()! - intervals.min()! <= agreement(mean), abs(mean - period) > changeThreshold(intervals: 3, period: period),
+               (shortestPeriod * 0.95...longestPeriod * 1.05).contains(mean) {
+                taps = recent.suffix(3).enumerated().map { ($0.element, $0.offset) }
+                pending.removeAll()
+                skipsInARow = 0
+                fit()
+                return reading(reset: true)
+            }
+        }
+        pending.append(time)
+        if pending.count >= 3 {
+            // Three taps in a row off the grid and not agreeing: start again from them.
+            let points = Array(pending.suffix(3))
             taps = points.enumerated().map { ($0.element, $0.offset) }
             pending.removeAll()
             skipsInARow = 0
             fit()
             return reading(reset: true)
         }
-        let beats = (gap / period).rounded()
-        if (1...2).contains(beats) && abs(gap - beats * period) <= gridTolerance(period) * (beats == 2 ? 2.squareRoot() : 1) {
-            skipsInARow = beats == 2 ? skipsInARow + 1 : 0
-            pending.removeAll()
-            if skipsInARow >= 3, 2 * period <= longestPeriod * 1.05 {
-                // Three skipped beats in a row: the tempo has halved.
-                taps = Array(taps.suffix(2).map(\.time) + [time]).enumerated().map { ($0.element, $0.offset) }
-                skipsInARow = 0
-                fit()
-                return reading(reset: true)
-            }
-            taps.append((time, last.beat + Int(beats)))
-            if taps.count > window { taps.removeFirst(taps.count - window) }
-            fit()
-            return reading(reset: false)
-        }
-        pending.append(time)
-        if pending.count > 3 { pending.removeFirst() }
         return reading(reset: false)
+    }
+
+    /// How far the mean of `intervals` new intervals must be from the period to be a change of
+    /// tempo rather than noise: three SDs of the difference.
+    private func changeThreshold(intervals: Int, period: Double) -> Double {
+        let sd = intervalSD(period)
+        let kept = Double(max(1, taps.count - 1))
+        return 3 * (sd * sd / Double(intervals) + sd * sd / kept).squareRoot()
+    }
+
+    /// How far apart two intervals near `period` may be and still agree.
+    private func agreement(_ period: Double) -> Double { max(tolerance * period, 3.5 * 2.squareRoot() * intervalSD(period)) }
+
+    /// How far (seconds) an interval of `beats` beats may be from `beats` periods: the person's
+    /// own variability, plus the uncertainty of a period estimated from few intervals.
+    private func tolerance(beats: Int, period: Double) -> Double {
+        let intervals = Double(max(1, taps.count - 1))
+        return gridTolerance(period) * Double(beats).squareRoot() + 3 * Double(beats) * intervalSD(period) / intervals.squareRoot()
+    }
+
+    private mutating func trimAndFit() {
+        if taps.count > window { taps.removeFirst(taps.count - window) }
+        fit()
     }
 
     /// The period two consecutive, agreeing intervals among the held-back taps and `time` give,
@@ -134,7 +209,7 @@ public struct TapTempoTracker: TapTempoEstimator {
         let points = [last] + pending + [time]
         let a = points[points.count - 2] - points[points.count - 3]
         let b = points[points.count - 1] - points[points.count - 2]
-        guard abs(a - b) <= max(tolerance * max(a, b), 3 * 2.squareRoot() * intervalSD((a + b) / 2)) else { return nil }
+        guard abs(a - b) <= agreement((a + b) / 2) else { return nil }
         let period = (a + b) / 2
         return (shortestPeriod * 0.95...longestPeriod * 1.05).contains(period) ? period : nil
     }
@@ -142,6 +217,7 @@ public struct TapTempoTracker: TapTempoEstimator {
     private mutating func restart(at time: Double) {
         reset()
         taps = [(time, 0)]
+        recent = [time]
     }
 
     /// The generalized-least-squares period of the kept intervals and its standard error.
