@@ -10,13 +10,19 @@ final class JackServerFixture {
     private let process = Process()
 
     init(captureChannels: Int = 2, playbackChannels: Int = 2, rate: Int = 48_000, period: Int = 128) throws {
+        // CPU-heavy tests wait while a server runs (see CPUShare).
+        CPUShare.beginTiming()
         name = "tapkit-test-\(UUID().uuidString.prefix(8))"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--pdeathsig", "KILL", "jackd", "--no-realtime", "-n", name, "-d", "dummy", "-r", String(rate),
                              "-p", String(period), "-C", String(captureChannels), "-P", String(playbackChannels)]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        do { try process.run() } catch {
+            CPUShare.endTiming()
+            holdsTiming = false
+            throw error
+        }
         // Wait until it accepts clients (it takes a few hundred milliseconds).
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -24,7 +30,16 @@ final class JackServerFixture {
             Thread.sleep(forTimeInterval: 0.05)
         }
         process.terminate()
+        releaseTiming()
         throw JackError.serverNotRunning(server: name)
+    }
+
+    private var holdsTiming = true
+
+    private func releaseTiming() {
+        guard holdsTiming else { return }
+        holdsTiming = false
+        CPUShare.endTiming()
     }
 
     /// Stops the server now (as if it crashed under the client).
@@ -34,5 +49,8 @@ final class JackServerFixture {
         process.waitUntilExit()
     }
 
-    deinit { kill() }
+    deinit {
+        kill()
+        releaseTiming()
+    }
 }
