@@ -38,7 +38,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "tapkit", dependencies: [
-            "TapKit", "TapSim", "TapCapture", "TapMetronome",
+            "TapKit", "TapSim", "TapCapture", "TapMetronome", "TapTempo",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport"]),
-        .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics", "TapTestSupport"]),
+        .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics", "TapTestSupport", "tapkit"]),
         .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "tapkit", "TapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TapTestSupport
+
+@Suite struct TempoCommandTests {
+    func file(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "tapkit-tempo-\(UUID().uuidString).txt"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The reading after every tap of a file, as JSON: `bpm` null before the first interval.
+    @Test func readsTapTimesFromAFile() throws {
+        let path = try file("0.0\n0.5\n1.0\n1.5\n2.0\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try runTapKit(["tempo", "--from", path, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 5)
+        #expect(rows[0]["bpm"] is NSNull && rows[0]["taps_used"] as? Int == 1)
+        #expect(rows[1...].allSatisfy { abs(($0["bpm"] as? Double ?? 0) - 120) < 1e-6 })
+        #expect(rows.last?["taps_used"] as? Int == 5 && rows.last?["reset"] as? Bool == false)
+        let csv = try runTapKit(["tempo", "--from", path, "--format", "csv", "--estimator", "classic"])
+        #expect(csv.stdout.hasPrefix("time,bpm,taps_used,reset,confidence\n0.000000,,1,false,0.00\n0.500000,120.00,2,false,0.00\n"))
+    }
+
+    /// Bad input is named with its file and line, and nothing is printed as a tempo.
+    @Test(arguments: [
+        ("", "no taps"),
+        ("1.0\n", "one tap; a tempo needs at least two"),
+        ("0.0\nabc\n", ":2: not a number"),
+        ("0.0\n0.5\n0.5\n", ":3: time 0.5 repeats the line before"),
+        ("1.0\n0.5\n", ":2: timestamp 0.5 is earlier than 1.0"),
+    ])
+    func badFilesAreNamed(text: String, message: String) throws {
+        let path = try file(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try runTapKit(["tempo", "--from", path])
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains(path) && run.stderr.contains(message), "\(run.stderr)")
+    }
+
+    /// A recording's tap onsets give the tempo that its logged touch times give.
+    @Test func tapsFromAudio() throws {
+        let audio = try runTapKit(["tempo", "--from-audio", packageRoot + "/Fixtures/data/001_01.wav", "--format", "csv"])
+        let logged = try runTapKit(["tempo", "--from", packageRoot + "/Fixtures/data/001_01.txt", "--format", "csv"])
+        let onsets = try runTapKit(["onsets", packageRoot + "/Fixtures/data/001_01.wav", "--format", "csv"])
+        #expect(audio.status == 0 && logged.status == 0, "\(audio.stderr)\(logged.stderr)")
+        let audioRows = audio.stdout.split(separator: "\n").dropFirst(), loggedRows = logged.stdout.split(separator: "\n").dropFirst()
+        #expect(audioRows.count == onsets.stdout.split(separator: "\n").count - 1)
+        let last = { (rows: ArraySlice<Substring>) in Double(rows.last!.split(separator: ",", omittingEmptySubsequences: false)[1])! }
+        #expect(abs(last(audioRows) - last(loggedRows)) < 2, "\(last(audioRows)) vs \(last(loggedRows))")
+    }
+
+    /// Interactive: each key a tap on the monotonic clock; r resets, q quits; the last
+    /// reading goes to stdout.
+    @Test func keysAreTaps() throws {
+        for (keys, expected) in [(" ", "bpm 200"), ("r", "bpm none\ntaps_used 0")] {
+            let input = Pipe()
+            let writer = Thread {
+                for _ in 0..<6 {
+                    input.fileHandleForWriting.write(Data(" ".utf8))
+                    Thread.sleep(forTimeInterval: 0.3)
+                }
+                input.fileHandleForWriting.write(Data((keys == "r" ? "r" : "") .utf8))
+                Thread.sleep(forTimeInterval: 0.1)
+                input.fileHandleForWriting.write(Data("q".utf8))
+            }
+            writer.start()
+            let run = try runTapKit(["tempo"], input: input)
+            #expect(run.status == 0, "\(run.stderr)")
+            if expected == "bpm 200" {
+                let bpm = run.stdout.split(separator: "\n").first.flatMap { Double($0.dropFirst(4)) }
+                #expect(bpm.map { abs($0 - 200) < 8 } == true, "\(run.stdout)")
+                #expect(run.stdout.contains("taps_used 6"), "\(run.stdout)")
+            } else {
+                #expect(run.stdout.hasPrefix(expected), "\(run.stdout)")
+            }
+        }
+    }
+}
