@@ -91,7 +91,7 @@ public struct TapTempoTracker: TapTempoEstimator {
                 return reading(reset: true)
             }
             recent.append(time)
-            if gap >= shortestPeriod * 0.8 {
+            if gap >= shortestPeriod * 0.95 {
                 taps.append((time, 1))
                 fit()
             }
@@ -122,9 +122,11 @@ public struct TapTempoTracker: TapTempoEstimator {
                 return reading(reset: false)
             }
         }
+        // After held-back taps the last kept tap may be a few beats back.
         let beats = (gap / period).rounded()
-        if (1...2).contains(beats) && abs(gap - beats * period) <= tolerance(beats: Int(beats), period: period) {
-            skipsInARow = beats == 2 ? skipsInARow + 1 : 0
+        let mostBeats: Double = pending.isEmpty ? 2 : 4
+        if (1...mostBeats).contains(beats) && abs(gap - beats * period) <= tolerance(beats: Int(beats), period: period) {
+            skipsInARow = beats == 2 && pending.isEmpty ? skipsInARow + 1 : 0
             pending.removeAll()
             if skipsInARow >= 3, 2 * period <= longestPeriod * 1.05 {
                 // Three skipped beats in a row: the tempo has halved. The last tap before the
@@ -167,10 +169,9 @@ public struct TapTempoTracker: TapTempoEstimator {
             }
         }
         pending.append(time)
-        if pending.count >= 3 {
-            // Three taps in a row off the grid and not agreeing: start again from them.
-            let points = Array(pending.suffix(3))
-            taps = points.enumerated().map { ($0.element, $0.offset) }
+        if pending.count >= 6 {
+            // Six taps in a row off the grid: the lock is lost. Start again from the last two.
+            taps = pending.suffix(2).enumerated().map { ($0.element, $0.offset) }
             pending.removeAll()
             skipsInARow = 0
             fit()
