@@ -12,7 +12,7 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// `numerator / denominator`, reduced. The denominator must not be 0.
     public init(_ numerator: Int64, _ denominator: Int64 = 1) {
         precondition(denominator != 0, "a fraction's denominator cannot be 0")
-        let divisor = Rational.gcd(numerator, denominator)
+        let divisor = Int64(Wide.gcd(Int128(numerator), Int128(denominator)))
         let sign: Int64 = denominator < 0 ? -1 : 1
         self.numerator = sign * numerator / divisor
         self.denominator = sign * denominator / divisor
@@ -49,13 +49,11 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
         self.init(whole * scale + (negative ? -fraction : fraction), scale)
     }
 
-    /// A fraction from wide parts, reduced; it must fit 64 bits once reduced.
+    /// A fraction from wide parts, reduced; it must fit 64 bits once reduced (see
+    /// `init?(checkedWide:)` for the form that reports overflow).
     init(wide numerator: Int128, _ denominator: Int128) {
-        var (x, y) = (numerator.magnitude, denominator.magnitude)
-        while y != 0 { (x, y) = (y, x % y) }
-        let divisor = Int128(x == 0 ? 1 : x)
-        let sign: Int128 = denominator < 0 ? -1 : 1
-        self.init(Int64(sign * numerator / divisor), Int64(sign * denominator / divisor))
+        guard let value = Rational(checkedWide: numerator, denominator) else { preconditionFailure("exact arithmetic overflow") }
+        self = value
     }
 
     public static func + (a: Rational, b: Rational) -> Rational {
@@ -75,31 +73,17 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     /// The nearest integer, halves rounded up (towards +∞).
-    public var roundedToNearest: Int64 {
-        let doubled = 2 * numerator + denominator
-        let twice = 2 * denominator
-        return doubled >= 0 ? doubled / twice : -((-doubled + twice - 1) / twice)
-    }
+    public var roundedToNearest: Int64 { Int64(Wide.rounded(Int128(numerator), over: Int128(denominator))) }
 
     /// The value as a `Double` (for display and for times in seconds).
     public var doubleValue: Double { Double(numerator) / Double(denominator) }
 
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
-
-    static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
-        var (x, y) = (a.magnitude, b.magnitude)
-        while y != 0 { (x, y) = (y, x % y) }
-        return x == 0 ? 1 : Int64(x)
-    }
 }
 
-/// `round(value × multiplier)` for a value given as a fraction `numerator / denominator` with
-/// wide parts: in 128-bit arithmetic, halves up. This is the one rounding of a click's time to
-/// a frame.
+/// `round(numerator / denominator)` for wide parts, halves up: the one rounding of a click's
+/// exact time × rate to a frame.
 func roundedProduct(_ numerator: Int128, _ denominator: Int128) -> Int {
     precondition(denominator > 0)
-    let doubled = 2 * numerator + denominator
-    let twice = 2 * denominator
-    let quotient = doubled >= 0 ? doubled / twice : -((-doubled + twice - 1) / twice)
-    return Int(quotient)
+    return Int(Wide.rounded(numerator, over: denominator))
 }

@@ -86,10 +86,10 @@ struct MetronomePlayCommand: ParsableCommand {
                 var tempo: Rational? = settings.tempo
                 switch key {
                 case UInt8(ascii: "q"), UInt8(ascii: "Q"): quit = true
-                case UInt8(ascii: "+"), UInt8(ascii: "="): tempo = settings.tempo.adding(step)
-                case UInt8(ascii: "-"), UInt8(ascii: "_"): tempo = settings.tempo.adding(step.negated)
-                case UInt8(ascii: "]"): tempo = step.scaled(by: 10).flatMap { settings.tempo.adding($0) }
-                case UInt8(ascii: "["): tempo = step.scaled(by: -10).flatMap { settings.tempo.adding($0) }
+                case UInt8(ascii: "+"), UInt8(ascii: "="): tempo = settings.tempo.plus(step)
+                case UInt8(ascii: "-"), UInt8(ascii: "_"): tempo = settings.tempo.minus(step)
+                case UInt8(ascii: "]"): tempo = step.times(Rational(10)).flatMap { settings.tempo.plus($0) }
+                case UInt8(ascii: "["): tempo = step.times(Rational(10)).flatMap { settings.tempo.minus($0) }
                 case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"): if let frame { tapAlong.tap(atFrame: frame) }
                 default: break
                 }
