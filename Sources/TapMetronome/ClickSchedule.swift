@@ -41,9 +41,6 @@ public struct ClickSchedule: Sendable {
         pattern = PatternClick.bar(of: settings)
     }
 
-    /// Clicks per bar.
-    public var clicksPerBar: Int { pattern.count }
-
     /// The exact time, in seconds, of a position in whole notes from the start.
     public func time(ofWholeNotes position: Rational) -> Rational {
         // seconds = position / (tempo × unit) × 60

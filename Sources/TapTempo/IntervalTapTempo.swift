@@ -1,3 +1,5 @@
+import TapStatistics
+
 /// Tap tempo from a robust summary of the recent intervals, as DJ software commonly does:
 /// the median, or the interquartile mean (the mean of the middle half), of the last `window`
 /// intervals; the history is cleared after `timeout` seconds without a tap. A comparison for
@@ -37,8 +39,7 @@ public struct IntervalTapTempo: TapTempoEstimator {
         let period: Double
         switch summary {
         case .median:
-            let middle = sorted.count / 2
-            period = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+            period = quantile(sorted, 0.5)
         case .interquartileMean:
             let drop = sorted.count / 4
             let kept = sorted[drop..<(sorted.count - drop)]

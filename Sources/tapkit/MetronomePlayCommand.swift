@@ -59,19 +59,9 @@ struct MetronomePlayCommand: ParsableCommand {
         }
         defer { player.stop() }
 
-        let keys = KeyQueue()
-        let reader = KeyReader { key in keys.append(key, frame: player.frameNow()) }
-        let stopping = KeyQueue()
-        // Signals end playing through the main loop, so the terminal is always restored.
-        let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-        for number in signals { signal(number, SIG_IGN) }
-        let sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
-        for source in sources {
-            source.setEventHandler { stopping.append(UInt8(ascii: "q"), frame: nil) }
-            source.resume()
-        }
-        reader.start()
-        defer { reader.stop() }
+        let keys = InteractiveKeys { player.frameNow() }
+        keys.start()
+        defer { keys.stop() }
 
         var tapAlong = TapAlong(sampleRate: Double(player.metronome.sampleRate))
         var events: [LiveClickEvent] = []
@@ -81,7 +71,7 @@ struct MetronomePlayCommand: ParsableCommand {
         while !quit {
             usleep(20_000)
             player.updateClock()
-            for (key, frame) in keys.take() + stopping.take() {
+            for (key, frame) in keys.take() {
                 // Checked arithmetic: an exotic --step must not overflow the exact tempo.
                 var tempo: Rational? = settings.tempo
                 switch key {
@@ -110,29 +100,9 @@ struct MetronomePlayCommand: ParsableCommand {
             player.metronome.collectGarbage()
             if terminal { FileHandle.standardError.write(Data(("\r\u{1B}[K" + tapAlong.statusLine(tempo: settings.tempo, meter: settings.meter)).utf8)) }
             if let seconds, Date().timeIntervalSince(started) >= seconds { quit = true }
-            if reader.hasEnded && seconds == nil { quit = true }
+            if keys.hasEnded && seconds == nil { quit = true }
         }
         if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
         print(tapAlong.summary(tempo: settings.tempo, xruns: player.xruns, droppedClicks: player.metronome.droppedClicks))
-    }
-}
-
-/// Keys (and the metronome frame each was read at) from the reader thread to the main loop.
-final class KeyQueue: @unchecked Sendable {  // `keys` is guarded by `lock`
-    private let lock = NSLock()
-    private var keys: [(UInt8, Double?)] = []
-
-    func append(_ key: UInt8, frame: Double?) {
-        lock.lock()
-        keys.append((key, frame))
-        lock.unlock()
-    }
-
-    func take() -> [(UInt8, Double?)] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = keys
-        keys.removeAll()
-        return taken
     }
 }

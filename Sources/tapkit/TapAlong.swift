@@ -1,4 +1,5 @@
 import Foundation
+import TapKit
 import TapMetronome
 
 /// The tap-along display of `metronome play`: each tap's asynchrony to the nearest beat
@@ -48,12 +49,10 @@ struct TapAlong {
             + "xruns \(xruns)\ndropped_clicks \(droppedClicks)"
     }
 
+    /// Mean and SD of the asynchronies (0 where undefined).
     private func statistics() -> (mean: Double, sd: Double) {
-        guard !asynchronies.isEmpty else { return (0, 0) }
-        let mean = asynchronies.reduce(0, +) / Double(asynchronies.count)
-        guard asynchronies.count > 1 else { return (mean, 0) }
-        let variance = asynchronies.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(asynchronies.count - 1)
-        return (mean, variance.squareRoot())
+        guard let summary = Summary(asynchronies) else { return (0, 0) }
+        return (summary.mean, summary.standardDeviation ?? 0)
     }
 
     private func tempoText(_ tempo: Rational) -> String {

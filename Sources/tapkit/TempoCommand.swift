@@ -114,30 +114,21 @@ struct TempoCommand: ParsableCommand {
 
     /// Each key a tap, stamped on the monotonic clock as it is read.
     func runInteractive() throws {
-        let keys = KeyQueue()
-        let reader = KeyReader { key in
+        let keys = InteractiveKeys {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
-            keys.append(key, frame: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
-        }
-        let stopping = KeyQueue()
-        let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-        for number in signals { signal(number, SIG_IGN) }
-        let sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
-        for source in sources {
-            source.setEventHandler { stopping.append(UInt8(ascii: "q"), frame: nil) }
-            source.resume()
+            return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
         }
         let terminal = isatty(STDERR_FILENO) == 1
         if terminal { printError("Tap any key to the beat; r resets, q quits.") }
-        reader.start()
-        defer { reader.stop() }
+        keys.start()
+        defer { keys.stop() }
         var tracker = makeEstimator()
         var last = TempoReading(bpm: nil, confidence: 0, tapsUsed: 0, reset: false)
         var quit = false
         while !quit {
             usleep(10_000)
-            for (key, time) in keys.take() + stopping.take() {
+            for (key, time) in keys.take() {
                 switch key {
                 case UInt8(ascii: "q"), UInt8(ascii: "Q"): quit = true
                 case UInt8(ascii: "r"), UInt8(ascii: "R"):
@@ -151,7 +142,7 @@ struct TempoCommand: ParsableCommand {
                 let bpm = last.bpm.map { String(format: "%.1f BPM", $0) } ?? "– BPM"
                 FileHandle.standardError.write(Data(String(format: "\r\u{1B}[K%@  taps %d  confidence %.2f", bpm, last.tapsUsed, last.confidence).utf8))
             }
-            if reader.hasEnded { quit = true }
+            if keys.hasEnded { quit = true }
         }
         if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
         print("bpm " + (last.bpm.map { String(format: "%.2f", $0) } ?? "none") + "\ntaps_used \(last.tapsUsed)\nconfidence " + String(format: "%.2f", last.confidence))
