@@ -8,16 +8,24 @@
 ///   every tap counts, not just the first and the last, and motor noise, which makes
 ///   consecutive intervals negatively correlated, is largely cancelled.
 /// - **Outliers are dropped, not a reset.** A tap off the beat grid (a double tap, a mis-tap) is
-///   held back; if the next tap is back on the grid, it is discarded.
-/// - **Skipped taps are recognised.** An interval near two periods is a skipped beat, not a new
-///   tempo.
+///   held back; if the next tap is back on the grid, it is discarded. If the held-back taps
+///   agree with each other at the current period but not with the last kept tap, that kept tap
+///   was the stray one (a mis-tap that passed as a skip) and is dropped instead.
+/// - **Skipped taps are recognised.** An interval near two periods (or two near three) is a
+///   skipped beat, not a new tempo; a skip needs a period of two intervals or more.
 /// - **Re-locking within three taps.** Two consecutive intervals that agree with each other but
-///   not with the grid are a new tempo (faster, or a doubling); two skipped beats in a row are a
-///   halving. Both re-lock at once on the new taps.
+///   not with the grid are a new tempo (faster, slower, or a doubling); three intervals in a
+///   row of about two or three periods, or of about half a period, are a halving, a third or a
+///   doubling (after a doubling every other tap lands on the old grid); four agreeing intervals
+///   well off the period are a small change. Each re-locks at once on the new taps, and is taken
+///   back if the very next tap is one old period on and fits no new beat (three skips in a row
+///   by chance, say).
 /// - **Noise-aware.** What counts as on the grid, and as two intervals agreeing, scales with the
 ///   timing noise expected of a person at that period: a timer coefficient of variation
 ///   `timerCV` (3 %) and a motor SD `motorSD` (8 ms), typical of the tapping literature
 ///   (Wing & Kristofferson 1973; Repp 2005). An interval's expected SD is √((cv·P)² + 2·σm²).
+///   For a person noisier than that, pass their values (Docs/tap-tempo.md shows what the
+///   defaults cost for a tapper twice as noisy).
 /// - **Range.** Tempos outside `minimumBPM…maximumBPM` are never proposed; a pause longer than
 ///   2.5 periods (or than the slowest period in range) starts again.
 public struct TapTempoTracker: TapTempoEstimator {
@@ -40,8 +48,9 @@ public struct TapTempoTracker: TapTempoEstimator {
     private var pending: [Double] = []
     /// The last four taps of any kind.
     private var recent: [Double] = []
-    private var skipsInARow = 0
     private var period: Double?
+    /// What a re-lock replaced, kept for one tap in case the next tap shows it was wrong.
+    private var undo: (taps: [(time: Double, beat: Int)], period: Double, standardError: Double, tolerance: Double)?
     private var standardError: Double = .infinity
 
     /// A tracker; `minimumBPM` < `maximumBPM`, both within 1…999.
@@ -69,9 +78,9 @@ public struct TapTempoTracker: TapTempoEstimator {
         taps.removeAll()
         pending.removeAll()
         recent.removeAll()
-        skipsInARow = 0
         period = nil
         standardError = .infinity
+        undo = nil
     }
 
     private var shortestPeriod: Double { 60 / maximumBPM }
@@ -101,41 +110,86 @@ public struct TapTempoTracker: TapTempoEstimator {
             restart(at: time)
             return reading(reset: true)
         }
+        if let undo = undo.take(), let previous = recent.last,
+           abs(time - previous - undo.period) <= undo.tolerance,
+           ![1.0, 2.0].contains(where: { abs(time - previous - $0 * period) <= gridTolerance(period) }) {
+            // The tap after a re-lock is one old period on and fits no new beat: the re-lock
+            // was a chance run (three skips in a row, say). Go back to the old grid and feed it
+            // the taps since.
+            let since = recent.filter { $0 > undo.taps.last!.time }
+            taps = undo.taps
+            self.period = undo.period
+            standardError = undo.standardError
+            pending.removeAll()
+            recent = Array(undo.taps.suffix(1).map(\.time))
+            for held in since { _ = tap(at: held) }
+            self.undo = nil
+            return tap(at: time)
+        }
         recent.append(time)
         if recent.count > 4 { recent.removeFirst() }
+        // Three intervals in a row of about two or three periods, or of about half a period:
+        // the tempo has halved, slowed to a third, or doubled. (A run of three skipped beats is
+        // as rare as the halving is clear; after a doubling every other tap lands on the old
+        // grid, so the grid alone would not see it.) Judged on every tap, on the grid or not.
+        if recent.count == 4 {
+            let intervals = zip(recent.dropFirst(), recent).map { $0 - $1 }
+            for (low, high) in [(1.5, 2.5), (2.5, 3.5), (0.38, 0.62)]
+            where (shortestPeriod * 0.95...longestPeriod * 1.05).contains((low + high) / 2 * period)
+                && intervals.allSatisfy({ (low * period...high * period).contains($0) }) {
+                return relock(on: recent)
+            }
+        }
         // Held-back taps that agree with this one: on a new period, re-lock on them; on the
         // current one, they were good taps after all (a noisy early estimate held them back).
         if let agreed = agreeingPeriod(through: time, last: last.time) {
-            if abs(agreed - period) > changeThreshold(intervals: 2, period: period) {
-                let points = Array(([last.time] + pending + [time]).suffix(3))
-                taps = points.enumerated().map { ($0.element, $0.offset) }
+            // Two intervals of the same whole number of beats after one held-back tap: skips
+            // (two beats each are accepted anyway; three each are rarer but no change yet).
+            let multiple = (agreed / period).rounded()
+            if pending.count == 1, taps.count >= 3, (2...3).contains(multiple),
+               [pending[0] - last.time, time - pending[0]].allSatisfy({ abs($0 - multiple * period) <= tolerance(beats: Int(multiple), period: period) }) {
+                taps.append((pending[0], last.beat + Int(multiple)))
+                taps.append((time, last.beat + 2 * Int(multiple)))
                 pending.removeAll()
-                skipsInARow = 0
-                fit()
-                return reading(reset: true)
+                trimAndFit()
+                return reading(reset: false)
+            }
+            if abs(agreed - period) > changeThreshold(intervals: 2, period: period) {
+                return relock(on: ([last.time] + pending + [time]).suffix(3))
             }
             if let first = pending.first, abs(first - last.time - period) <= tolerance(beats: 1, period: period) {
                 for (offset, held) in (pending + [time]).enumerated() { taps.append((held, last.beat + offset + 1)) }
                 pending.removeAll()
-                skipsInARow = 0
                 trimAndFit()
                 return reading(reset: false)
+            }
+            if pending.count >= 2 {
+                // Three held-back taps one period apart that do not fit the grid: either a kept
+                // tap near the end was itself astray (a mis-tap that happened to look like a
+                // skip), or the person moved the phase. Drop up to two kept taps to find an
+                // anchor the run fits; failing that, start again from the run.
+                let run = Array((pending + [time]).suffix(3))
+                for dropped in 0...min(2, taps.count - 1) {
+                    let anchor = taps[taps.count - 1 - dropped]
+                    let beats = ((run[0] - anchor.time) / period).rounded()
+                    guard (1...Double(2 + 2 * dropped)).contains(beats),
+                          abs(run[0] - anchor.time - beats * period) <= tolerance(beats: Int(beats), period: period) else { continue }
+                    taps.removeLast(dropped)
+                    for (offset, held) in run.enumerated() { taps.append((held, anchor.beat + Int(beats) + offset)) }
+                    pending.removeAll()
+                    trimAndFit()
+                    return reading(reset: false)
+                }
+                return relock(on: run)
             }
         }
         // After held-back taps the last kept tap may be a few beats back.
         let beats = (gap / period).rounded()
-        let mostBeats: Double = pending.isEmpty ? 2 : 4
+        // A skip needs a period to skip: with one interval, a longer one is held back (the
+        // first interval may have been the odd one).
+        let mostBeats: Double = taps.count < 3 ? 1 : pending.isEmpty ? 2 : 4
         if (1...mostBeats).contains(beats) && abs(gap - beats * period) <= tolerance(beats: Int(beats), period: period) {
-            skipsInARow = beats == 2 && pending.isEmpty ? skipsInARow + 1 : 0
             pending.removeAll()
-            if skipsInARow >= 3, 2 * period <= longestPeriod * 1.05 {
-                // Three skipped beats in a row: the tempo has halved. The last tap before the
-                // change and the three since are one new beat apart.
-                taps = Array(taps.suffix(3).map(\.time) + [time]).enumerated().map { ($0.element, $0.offset) }
-                skipsInARow = 0
-                fit()
-                return reading(reset: true)
-            }
             taps.append((time, last.beat + Int(beats)))
             // Four single-beat intervals in a row that agree with each other and together sit
             // well off the period: a change too small to leave the grid. Re-lock on their last
@@ -146,9 +200,7 @@ public struct TapTempoTracker: TapTempoEstimator {
                 let intervals = zip(lastFive.dropFirst(), lastFive).map { $0.time - $1.time }
                 let mean = intervals.reduce(0, +) / 4
                 if intervals.max()! - intervals.min()! <= agreement(mean), abs(mean - period) > 4 / 3 * changeThreshold(intervals: 4, period: period) {
-                    taps = lastFive.suffix(3).enumerated().map { ($0.element.time, $0.offset) }
-                    fit()
-                    return reading(reset: true)
+                    return relock(on: lastFive.suffix(3).map(\.time))
                 }
             }
             trimAndFit()
@@ -161,21 +213,15 @@ public struct TapTempoTracker: TapTempoEstimator {
             let mean = intervals.reduce(0, +) / 3
             if intervals.max()! - intervals.min()! <= agreement(mean), abs(mean - period) > changeThreshold(intervals: 3, period: period),
                (shortestPeriod * 0.95...longestPeriod * 1.05).contains(mean) {
-                taps = recent.suffix(3).enumerated().map { ($0.element, $0.offset) }
-                pending.removeAll()
-                skipsInARow = 0
-                fit()
-                return reading(reset: true)
+                return relock(on: recent.suffix(3))
             }
         }
         pending.append(time)
         if pending.count >= 6 {
-            // Six taps in a row off the grid: the lock is lost. Start again from the last two.
-            taps = pending.suffix(2).enumerated().map { ($0.element, $0.offset) }
-            pending.removeAll()
-            skipsInARow = 0
-            fit()
-            return reading(reset: true)
+            // Six taps in a row off the grid: the lock is lost. Start again from the last two
+            // taps an interval in range apart (not a double tap).
+            let start = (1..<pending.count).last { (shortestPeriod * 0.95...longestPeriod * 1.05).contains(pending[$0] - pending[$0 - 1]) } ?? pending.count - 1
+            return relock(on: pending[max(0, start - 1)...start])
         }
         return reading(reset: false)
     }
@@ -196,6 +242,16 @@ public struct TapTempoTracker: TapTempoEstimator {
     private func tolerance(beats: Int, period: Double) -> Double {
         let intervals = Double(max(1, taps.count - 1))
         return gridTolerance(period) * Double(beats).squareRoot() + 3 * Double(beats) * intervalSD(period) / intervals.squareRoot()
+    }
+
+    /// Starts a new history on `points`, one beat apart (a change of tempo), keeping the old
+    /// one for a tap.
+    private mutating func relock(on points: some Collection<Double>) -> TempoReading {
+        if let period { undo = (taps, period, standardError, tolerance(beats: 1, period: period)) }
+        taps = points.enumerated().map { ($0.element, $0.offset) }
+        pending.removeAll()
+        fit()
+        return reading(reset: true)
     }
 
     private mutating func trimAndFit() {

@@ -11,7 +11,7 @@ struct TapKitCommand: ParsableCommand {
             Exit status: 0 when every input was analysed, 1 when some inputs failed (each is \
             reported on stderr, the rest are analysed), 2 for a usage error.
             """,
-        subcommands: [LatencyCommand.self, OnsetsCommand.self, SimulateCommand.self, EvaluateCommand.self, ResampleCommand.self, MetronomeCommand.self, TempoCommand.self, DevicesCommand.self, RunCommand.self, CaptureBenchCommand.self])
+        subcommands: [LatencyCommand.self, OnsetsCommand.self, SimulateCommand.self, EvaluateCommand.self, ResampleCommand.self, MetronomeCommand.self, TempoCommand.self, TempoReportCommand.self, DevicesCommand.self, RunCommand.self, CaptureBenchCommand.self])
 
     /// Maps argument errors to exit status 2, as documented, instead of the parser's 64.
     static func main() {

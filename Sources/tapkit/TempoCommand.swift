@@ -34,11 +34,16 @@ struct TempoCommand: ParsableCommand {
 
     @Option(help: "Slowest tempo considered, BPM (1–999).") var minBpm = 30.0
     @Option(help: "Fastest tempo considered, BPM (1–999).") var maxBpm = 300.0
+    @Option(help: "The tapper's timer SD as a fraction of the period, as TapKit's estimator assumes it (0.001–0.2).") var timerCv = 0.03
+    @Option(help: "The tapper's motor SD in seconds, as TapKit's estimator assumes it (0–0.1).") var motorSd = 0.008
 
     func validate() throws {
         guard from == nil || fromAudio == nil else { throw ValidationError("give --from or --from-audio, not both") }
         guard (1...999).contains(minBpm), (1...999).contains(maxBpm), minBpm < maxBpm else {
             throw ValidationError("--min-bpm and --max-bpm must lie within 1–999, the minimum below the maximum")
+        }
+        guard (0.001...0.2).contains(timerCv), (0...0.1).contains(motorSd) else {
+            throw ValidationError("--timer-cv must lie within 0.001–0.2 and --motor-sd within 0–0.1 s")
         }
         guard ["tapkit", "classic", "median", "interquartile-mean"].contains(estimator) else {
             throw ValidationError("--estimator '\(estimator)' is not tapkit, classic, median or interquartile-mean")
@@ -50,7 +55,7 @@ struct TempoCommand: ParsableCommand {
         case "classic": return ClassicTapTempo()
         case "median": return IntervalTapTempo(.median)
         case "interquartile-mean": return IntervalTapTempo(.interquartileMean)
-        default: return TapTempoTracker(minimumBPM: minBpm, maximumBPM: maxBpm)
+        default: return TapTempoTracker(minimumBPM: minBpm, maximumBPM: maxBpm, timerCV: timerCv, motorSD: motorSd)
         }
     }
 

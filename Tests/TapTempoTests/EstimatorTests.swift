@@ -60,3 +60,72 @@ import TapTempo
         #expect(abs(readings[2].bpm! - 120) < 1e-9)
     }
 }
+
+/// Cases the evaluation's rare failures taught (taps from simulated trials, to 0.1 ms).
+@Suite struct TrackerRecoveryTests {
+    static func readings(_ times: [Double]) -> [TempoReading] {
+        var tracker = TapTempoTracker()
+        return times.map { tracker.tap(at: $0) }
+    }
+
+    static func near(_ reading: TempoReading, _ bpm: Double, within fraction: Double) -> Bool {
+        reading.bpm.map { abs($0 / bpm - 1) <= fraction } ?? false
+    }
+
+    /// 180 → 90 BPM whose first slow interval is short (1.67 periods): the run of long
+    /// intervals still re-locks at the third tap after the change.
+    @Test func halvingWithAShortFirstInterval() {
+        let times = [-0.0110, 0.3530, 0.6844, 1.0232, 1.3588, 1.7113, 2.0289, 2.3918,
+                     2.9622, 3.6412, 4.3383, 4.9381, 5.6130, 6.2715]
+        let readings = Self.readings(times)
+        #expect(readings[8...9].allSatisfy { Self.near($0, 180, within: 0.05) })
+        #expect(readings[10...].allSatisfy { Self.near($0, 90, within: 0.06) }, "\(readings.map { $0.bpm ?? 0 })")
+    }
+
+    /// 90 → 180 BPM where every other new tap lands on the old grid: re-locked by the third
+    /// tap after the change.
+    @Test func doublingWhoseTapsAlternateOnTheOldGrid() {
+        let times = [0.0047, 0.6513, 1.3430, 2.0184, 2.6725, 3.3685, 4.0734, 4.7478,
+                     5.1153, 5.4078, 5.7863, 6.0731, 6.4068, 6.7650, 7.1010, 7.4452]
+        let readings = Self.readings(times)
+        #expect(readings[10...].allSatisfy { Self.near($0, 180, within: 0.1) }, "\(readings.map { $0.bpm ?? 0 })")
+    }
+
+    /// At 60 BPM a late mis-tap passes as a skipped beat and the taps after it look off the
+    /// grid: the mis-tap is dropped once three taps agree, and a double tap afterwards never
+    /// produces a tempo out of range.
+    @Test func aKeptMisTapIsDroppedLater() {
+        let times = [-0.0051, 1.0387, 2.0478, 3.0365, 3.7986, 5.2673, 6.0639, 7.0537, 8.0591, 9.0349,
+                     10.0519, 10.0902, 11.0504, 11.7371, 13.0358, 14.0452, 15.0654, 16.0072]
+        let readings = Self.readings(times)
+        #expect(readings.allSatisfy { ($0.bpm ?? 60) <= 300 })
+        #expect(readings[8...].allSatisfy { Self.near($0, 60, within: 0.03) }, "\(readings.map { $0.bpm ?? 0 })")
+    }
+
+    /// At 180 BPM, two double skips in a row (three beats each) are skips, not 60 BPM.
+    @Test func doubleSkipsAreNotAChange() {
+        let times = [-0.0233, 0.3172, 0.6486, 1.0137, 1.3590, 1.6561, 2.0170, 2.3526,
+                     2.6776, 3.0145, 3.3506, 3.6566, 3.9986, 5.0016, 6.0234, 6.3525]
+        let readings = Self.readings(times)
+        #expect(readings[2...].allSatisfy { !$0.reset && Self.near($0, 180, within: 0.05) }, "\(readings.map { $0.bpm ?? 0 })")
+    }
+
+    /// Three skipped beats in a row read as a halving, but the next tap, one old period on,
+    /// takes it back.
+    @Test func aChanceHalvingIsUndone() {
+        let times = [0.0184, 0.3488, 0.6804, 1.0131, 1.3517, 1.7086, 2.0220, 2.3803,
+                     2.6983, 3.3476, 3.7069, 4.0071, 4.6895, 5.4290, 6.0666, 6.3813, 6.7105]
+        let readings = Self.readings(times)
+        #expect(Self.near(readings[14], 90, within: 0.05))
+        #expect(readings[15...].allSatisfy { Self.near($0, 180, within: 0.03) }, "\(readings.map { $0.bpm ?? 0 })")
+        #expect(readings[15].tapsUsed > 10)
+    }
+
+    /// A late first tap makes the first interval short; the next, 1.5 of it, is not taken as a
+    /// skip: by the fourth tap the tempo is 120, not 240.
+    @Test func aShortFirstIntervalIsNotTheGrid() {
+        let times = [0.1739, 0.4903, 0.9735, 1.4818, 1.5617, 1.9359, 2.4478, 2.9348, 3.4590, 3.9513]
+        let readings = Self.readings(times)
+        #expect(readings[3...].allSatisfy { Self.near($0, 120, within: 0.1) }, "\(readings.map { ($0.bpm ?? 0, $0.tapsUsed, $0.reset) })")
+    }
+}

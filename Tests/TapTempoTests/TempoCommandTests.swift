@@ -41,6 +41,27 @@ import TapTestSupport
         #expect(run.stderr.contains(path) && run.stderr.contains(message), "\(run.stderr)")
     }
 
+    /// The noise TapKit's estimator assumes can be set for a noisier person; out-of-range
+    /// values are refused.
+    @Test func assumedNoise() throws {
+        let path = try file("0.0\n0.5\n1.0\n1.5\n2.0\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try runTapKit(["tempo", "--from", path, "--format", "csv", "--timer-cv", "0.05", "--motor-sd", "0.02"])
+        #expect(run.status == 0 && run.stdout.contains("2.000000,120.00,5,false"), "\(run.stderr)")
+        let refused = try runTapKit(["tempo", "--from", path, "--timer-cv", "0"])
+        #expect(refused.status != 0 && refused.stderr.contains("--timer-cv must lie within 0.001–0.2"), "\(refused.stderr)")
+    }
+
+    /// The maintainers' report behind Docs/tap-tempo.md runs and compares TapKit with the
+    /// baselines, condition by condition.
+    @Test func evaluationReport() throws {
+        let run = try runTapKit(["tempo-report", "--trials", "50", "--tempos", "120", "--comparison-only"])
+        #expect(run.status == 0, "\(run.stderr)")
+        for condition in ["steady", "mis-taps", "skips", "switch ×2", "switch ×½", "switch ×1.3", "switch ×0.77"] {
+            #expect(run.stdout.contains("| 120 | \(condition) |"), "\(condition)")
+        }
+    }
+
     /// A recording's tap onsets give the tempo that its logged touch times give.
     @Test func tapsFromAudio() throws {
         let audio = try runTapKit(["tempo", "--from-audio", packageRoot + "/Fixtures/data/001_01.wav", "--format", "csv"])
