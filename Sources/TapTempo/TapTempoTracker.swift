@@ -154,7 +154,10 @@ public struct TapTempoTracker: TapTempoEstimator {
                 trimAndFit()
                 return reading(reset: false)
             }
-            if abs(agreed - period) > changeThreshold(intervals: 2, period: period) {
+            // A change needs the newest interval itself off the period: a stray interval and
+            // its partial recovery (0.87 then 0.96 periods) agree often enough by chance.
+            if abs(agreed - period) > changeThreshold(intervals: 2, period: period),
+               abs(time - pending.last! - period) > 2 * intervalSD(period) {
                 return relock(on: ([last.time] + pending + [time]).suffix(3))
             }
             if let first = pending.first, abs(first - last.time - period) <= tolerance(beats: 1, period: period) {

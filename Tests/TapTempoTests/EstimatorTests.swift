@@ -121,6 +121,16 @@ import TapTempo
         #expect(readings[15].tapsUsed > 10)
     }
 
+    /// At 40 BPM a stray interval (0.87 periods, after 1.07) and its partial recovery (0.99)
+    /// agree with each other, but the newest interval sits on the period: no change of tempo.
+    @Test func aStrayIntervalAndItsRecoveryAreNotAChange() {
+        let periods = [0.977, 1.026, 1.033, 1.027, 0.990, 1.027, 0.998, 0.950, 1.040, 1.021,
+                       1.001, 1.073, 0.872, 0.993, 1.011, 1.037, 0.981, 1.019, 1.005]
+        let times = periods.reduce(into: [0.0]) { $0.append($0.last! + 1.5 * $1) }
+        let readings = Self.readings(times)
+        #expect(readings[1...].allSatisfy { !$0.reset && Self.near($0, 40, within: 0.05) }, "\(readings.map { ($0.bpm ?? 0, $0.reset) })")
+    }
+
     /// A late first tap makes the first interval short; the next, 1.5 of it, is not taken as a
     /// skip: by the fourth tap the tempo is 120, not 240.
     @Test func aShortFirstIntervalIsNotTheGrid() {
