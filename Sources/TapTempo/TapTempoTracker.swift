@@ -26,8 +26,9 @@
 ///   (Wing & Kristofferson 1973; Repp 2005). An interval's expected SD is √((cv·P)² + 2·σm²).
 ///   For a person noisier than that, pass their values (Docs/tap-tempo.md shows what the
 ///   defaults cost for a tapper twice as noisy).
-/// - **Range.** Tempos outside `minimumBPM…maximumBPM` are never proposed; a pause longer than
-///   2.5 periods (or than the slowest period in range) starts again.
+/// - **Range.** No re-lock proposes a tempo outside `minimumBPM…maximumBPM` (5 % slack for
+///   noise), and readings are held within the range; a pause longer than 2.5 periods (or than
+///   the slowest period in range) starts again.
 public struct TapTempoTracker: TapTempoEstimator {
     /// The tempo range in BPM (default 30–300; 1–999 allowed).
     public let minimumBPM: Double
@@ -49,6 +50,8 @@ public struct TapTempoTracker: TapTempoEstimator {
     /// The last four taps of any kind.
     private var recent: [Double] = []
     private var period: Double?
+    /// True while the taps since an undone re-lock are fed to the restored history.
+    private var replaying = false
     /// What a re-lock replaced, kept for one tap in case the next tap shows it was wrong.
     private var undo: (taps: [(time: Double, beat: Int)], period: Double, standardError: Double, tolerance: Double)?
     private var standardError: Double = .infinity
@@ -100,6 +103,7 @@ public struct TapTempoTracker: TapTempoEstimator {
                 return reading(reset: true)
             }
             recent.append(time)
+            if recent.count > 4 { recent.removeFirst(recent.count - 4) }
             if gap >= shortestPeriod * 0.95 {
                 taps.append((time, 1))
                 fit()
@@ -122,12 +126,15 @@ public struct TapTempoTracker: TapTempoEstimator {
             standardError = undo.standardError
             pending.removeAll()
             recent = Array(undo.taps.suffix(1).map(\.time))
+            // Replayed without re-locking, or the same re-lock would fire again.
+            replaying = true
             for held in since { _ = tap(at: held) }
+            replaying = false
             self.undo = nil
             return tap(at: time)
         }
         recent.append(time)
-        if recent.count > 4 { recent.removeFirst() }
+        if recent.count > 4 { recent.removeFirst(recent.count - 4) }
         // Three intervals in a row of about two or three periods, or of about half a period:
         // the tempo has halved, slowed to a third, or doubled. (A run of three skipped beats is
         // as rare as the halving is clear; after a doubling every other tap lands on the old
@@ -135,9 +142,8 @@ public struct TapTempoTracker: TapTempoEstimator {
         if recent.count == 4 {
             let intervals = zip(recent.dropFirst(), recent).map { $0 - $1 }
             for (low, high) in [(1.5, 2.5), (2.5, 3.5), (0.38, 0.62)]
-            where (shortestPeriod * 0.95...longestPeriod * 1.05).contains((low + high) / 2 * period)
-                && intervals.allSatisfy({ (low * period...high * period).contains($0) }) {
-                return relock(on: recent)
+            where intervals.allSatisfy({ (low * period...high * period).contains($0) }) {
+                if let relocked = relock(on: recent) { return relocked }
             }
         }
         // Held-back taps that agree with this one: on a new period, re-lock on them; on the
@@ -158,7 +164,7 @@ public struct TapTempoTracker: TapTempoEstimator {
             // its partial recovery (0.87 then 0.96 periods) agree often enough by chance.
             if abs(agreed - period) > changeThreshold(intervals: 2, period: period),
                abs(time - pending.last! - period) > 2 * intervalSD(period) {
-                return relock(on: ([last.time] + pending + [time]).suffix(3))
+                if let relocked = relock(on: ([last.time] + pending + [time]).suffix(3)) { return relocked }
             }
             if let first = pending.first, abs(first - last.time - period) <= tolerance(beats: 1, period: period) {
                 for (offset, held) in (pending + [time]).enumerated() { taps.append((held, last.beat + offset + 1)) }
@@ -183,7 +189,7 @@ public struct TapTempoTracker: TapTempoEstimator {
                     trimAndFit()
                     return reading(reset: false)
                 }
-                return relock(on: run)
+                if let relocked = relock(on: run) { return relocked }
             }
         }
         // After held-back taps the last kept tap may be a few beats back.
@@ -203,7 +209,7 @@ public struct TapTempoTracker: TapTempoEstimator {
                 let intervals = zip(lastFive.dropFirst(), lastFive).map { $0.time - $1.time }
                 let mean = intervals.reduce(0, +) / 4
                 if intervals.max()! - intervals.min()! <= agreement(mean), abs(mean - period) > 4 / 3 * changeThreshold(intervals: 4, period: period) {
-                    return relock(on: lastFive.suffix(3).map(\.time))
+                    if let relocked = relock(on: lastFive.suffix(3).map(\.time)) { return relocked }
                 }
             }
             trimAndFit()
@@ -216,15 +222,19 @@ public struct TapTempoTracker: TapTempoEstimator {
             let mean = intervals.reduce(0, +) / 3
             if intervals.max()! - intervals.min()! <= agreement(mean), abs(mean - period) > changeThreshold(intervals: 3, period: period),
                (shortestPeriod * 0.95...longestPeriod * 1.05).contains(mean) {
-                return relock(on: recent.suffix(3))
+                if let relocked = relock(on: recent.suffix(3)) { return relocked }
             }
         }
         pending.append(time)
         if pending.count >= 6 {
             // Six taps in a row off the grid: the lock is lost. Start again from the last two
-            // taps an interval in range apart (not a double tap).
-            let start = (1..<pending.count).last { (shortestPeriod * 0.95...longestPeriod * 1.05).contains(pending[$0] - pending[$0 - 1]) } ?? pending.count - 1
-            return relock(on: pending[max(0, start - 1)...start])
+            // taps an interval in range apart (not a double tap), or from this tap alone.
+            if let start = (1..<pending.count).last(where: { (shortestPeriod * 0.95...longestPeriod * 1.05).contains(pending[$0] - pending[$0 - 1]) }),
+               let relocked = relock(on: pending[(start - 1)...start]) {
+                return relocked
+            }
+            restart(at: time)
+            return reading(reset: true)
         }
         return reading(reset: false)
     }
@@ -248,8 +258,12 @@ public struct TapTempoTracker: TapTempoEstimator {
     }
 
     /// Starts a new history on `points`, one beat apart (a change of tempo), keeping the old
-    /// one for a tap.
-    private mutating func relock(on points: some Collection<Double>) -> TempoReading {
+    /// one for a tap. Nil, and nothing changed, if their tempo is out of range or the taps
+    /// since an undone re-lock are being replayed.
+    private mutating func relock(on points: some Collection<Double>) -> TempoReading? {
+        let points = Array(points)
+        guard !replaying, points.count >= 2,
+              (shortestPeriod * 0.95...longestPeriod * 1.05).contains((points.last! - points[0]) / Double(points.count - 1)) else { return nil }
         if let period { undo = (taps, period, standardError, tolerance(beats: 1, period: period)) }
         taps = points.enumerated().map { ($0.element, $0.offset) }
         pending.removeAll()
@@ -292,6 +306,7 @@ public struct TapTempoTracker: TapTempoEstimator {
         // Σ = diag(g + 2ρ) − ρ on the off-diagonals, in units of the timer variance, with
         // ρ = σm² / (cv·P)² at the current period.
         let scale = timerCV * intervals.reduce(0, +) / gaps.reduce(0, +)
+        guard scale > 0 else { return }  // taps at one instant: no period to fit
         let motorRatio = motorSD * motorSD / (scale * scale)
         let diagonal = gaps.map { $0 + 2 * motorRatio }
         let x = solveTridiagonal(diagonal: diagonal, off: -motorRatio, rightSide: gaps)
@@ -312,7 +327,8 @@ public struct TapTempoTracker: TapTempoEstimator {
         guard let period, period > 0 else { return TempoReading(bpm: nil, confidence: 0, tapsUsed: taps.count, reset: reset) }
         // 1 for a perfectly steady history, 0 once the period's standard error reaches 2 %.
         let confidence = standardError.isFinite ? max(0, 1 - standardError / (0.02 * period)) : 0
-        return TempoReading(bpm: 60 / period, confidence: confidence, tapsUsed: taps.count, reset: reset)
+        // Within the range, always (a fit of noisy taps near its ends may stray just beyond).
+        return TempoReading(bpm: min(max(60 / period, minimumBPM), maximumBPM), confidence: confidence, tapsUsed: taps.count, reset: reset)
     }
 }
 

@@ -131,6 +131,42 @@ import TapTempo
         #expect(readings[1...].allSatisfy { !$0.reset && Self.near($0, 40, within: 0.05) }, "\(readings.map { ($0.bpm ?? 0, $0.reset) })")
     }
 
+    /// Six held-back taps none of which are an interval in range apart (bounces) restart the
+    /// history instead of locking on them; taps at one instant never give a NaN period, and a
+    /// pause still restarts afterwards.
+    @Test func aLostLockNeverLocksOutOfRange() {
+        var readings = Self.readings([0, 0.5, 1, 1.5, 2, 2.05, 2.10, 2.15, 2.20, 2.25, 2.30])
+        #expect(readings.allSatisfy { $0.bpm.map { (30...300).contains($0) } ?? true }, "\(readings.map { $0.bpm ?? 0 })")
+        readings = Self.readings([0, 0.5, 1, 1.5, 2] + Array(repeating: 2.2, count: 6) + [10, 10.5, 11, 11.5])
+        #expect(readings.allSatisfy { $0.bpm.map { (30...300).contains($0) } ?? true })
+        #expect(abs(readings.last!.bpm! - 120) < 1e-6, "\(readings.map { $0.bpm ?? 0 })")
+    }
+
+    /// The three-interval rule never re-locks outside the range, and readings stay within it.
+    @Test func threeIntervalRelocksStayInRange() {
+        let fast = (0...8).map { Double($0) * 0.4 } + [3.355, 3.51, 3.665]
+        #expect(Self.readings(fast).allSatisfy { ($0.bpm ?? 150) <= 300 })
+        let slow = (0...8).map { Double($0) } + [10.45, 12.9, 15.35]
+        #expect(Self.readings(slow).allSatisfy { ($0.bpm ?? 60) >= 30 })
+        #expect(Self.readings([0, 2.4])[1].bpm == 30)
+    }
+
+    /// Bounces before the first interval do not leave the recent-tap memory too long for the
+    /// re-lock rules: 120 → 60 BPM still re-locks by the third slow tap.
+    @Test func bouncesAtTheStartDoNotDisableRelocks() {
+        let readings = Self.readings([0, 0.05, 0.10, 0.15, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 7])
+        #expect(readings[12...].allSatisfy { Self.near($0, 60, within: 0.05) }, "\(readings.map { $0.bpm ?? 0 })")
+    }
+
+    /// A re-lock on two agreeing intervals is taken back when the next tap is one old period
+    /// on: the replay of the taps since does not re-lock again. (The taps then continue at the
+    /// old tempo with a new phase, which restarts the history at 120.)
+    @Test func anUndoneRelockStaysUndone() {
+        let readings = Self.readings((0...8).map { Double($0) * 0.5 } + [4.35, 4.7, 5.2, 5.7, 6.2])
+        #expect(readings[10].reset && Self.near(readings[10], 171.4, within: 0.01))
+        #expect(!readings[11].reset && readings[11...].allSatisfy { Self.near($0, 120, within: 0.03) }, "\(readings.map { ($0.bpm ?? 0, $0.reset) })")
+    }
+
     /// A late first tap makes the first interval short; the next, 1.5 of it, is not taken as a
     /// skip: by the fourth tap the tempo is 120, not 240.
     @Test func aShortFirstIntervalIsNotTheGrid() {
