@@ -17,9 +17,9 @@
 ///   not with the grid are a new tempo (faster, slower, or a doubling); three intervals in a
 ///   row of about two or three periods, or of about half a period, are a halving, a third or a
 ///   doubling (after a doubling every other tap lands on the old grid); four agreeing intervals
-///   well off the period are a small change. Each re-locks at once on the new taps, and is taken
-///   back if the very next tap is one old period on and fits no new beat (three skips in a row
-///   by chance, say).
+///   well off the period are a small change. Each re-locks at once on the new taps. A slowing
+///   by the three-interval rule is taken back if the very next tap is one old period on and
+///   fits no new beat (three skips in a row by chance).
 /// - **Noise-aware.** What counts as on the grid, and as two intervals agreeing, scales with the
 ///   timing noise expected of a person at that period: a timer coefficient of variation
 ///   `timerCV` (3 %) and a motor SD `motorSD` (8 ms), typical of the tapping literature
@@ -143,7 +143,8 @@ public struct TapTempoTracker: TapTempoEstimator {
             let intervals = zip(recent.dropFirst(), recent).map { $0 - $1 }
             for (low, high) in [(1.5, 2.5), (2.5, 3.5), (0.38, 0.62)]
             where intervals.allSatisfy({ (low * period...high * period).contains($0) }) {
-                if let relocked = relock(on: recent) { return relocked }
+                // Only a slowing can be a chance run of skips, so only it may be taken back.
+                if let relocked = relock(on: recent, undoable: low >= 1.5) { return relocked }
             }
         }
         // Held-back taps that agree with this one: on a new period, re-lock on them; on the
@@ -258,13 +259,13 @@ public struct TapTempoTracker: TapTempoEstimator {
     }
 
     /// Starts a new history on `points`, one beat apart (a change of tempo), keeping the old
-    /// one for a tap. Nil, and nothing changed, if their tempo is out of range or the taps
-    /// since an undone re-lock are being replayed.
-    private mutating func relock(on points: some Collection<Double>) -> TempoReading? {
+    /// one for a tap if `undoable`. Nil, and nothing changed, if their tempo is out of range
+    /// or the taps since an undone re-lock are being replayed.
+    private mutating func relock(on points: some Collection<Double>, undoable: Bool = false) -> TempoReading? {
         let points = Array(points)
         guard !replaying, points.count >= 2,
               (shortestPeriod * 0.95...longestPeriod * 1.05).contains((points.last! - points[0]) / Double(points.count - 1)) else { return nil }
-        if let period { undo = (taps, period, standardError, tolerance(beats: 1, period: period)) }
+        if undoable, let period { undo = (taps, period, standardError, tolerance(beats: 1, period: period)) }
         taps = points.enumerated().map { ($0.element, $0.offset) }
         pending.removeAll()
         fit()
