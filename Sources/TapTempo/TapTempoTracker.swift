@@ -135,17 +135,16 @@ public struct TapTempoTracker: TapTempoEstimator {
         }
         recent.append(time)
         if recent.count > 4 { recent.removeFirst(recent.count - 4) }
+        // The last three intervals between any taps, held back or kept (two rules read them).
+        let recentIntervals = recent.count == 4 ? zip(recent.dropFirst(), recent).map { $0 - $1 } : []
         // Three intervals in a row of about two or three periods, or of about half a period:
         // the tempo has halved, slowed to a third, or doubled. (A run of three skipped beats is
         // as rare as the halving is clear; after a doubling every other tap lands on the old
         // grid, so the grid alone would not see it.) Judged on every tap, on the grid or not.
-        if recent.count == 4 {
-            let intervals = zip(recent.dropFirst(), recent).map { $0 - $1 }
-            for (low, high) in [(1.5, 2.5), (2.5, 3.5), (0.38, 0.62)]
-            where intervals.allSatisfy({ (low * period...high * period).contains($0) }) {
-                // Only a slowing can be a chance run of skips, so only it may be taken back.
-                if let relocked = relock(on: recent, undoable: low >= 1.5) { return relocked }
-            }
+        for (low, high) in [(1.5, 2.5), (2.5, 3.5), (0.38, 0.62)]
+        where !recentIntervals.isEmpty && recentIntervals.allSatisfy({ (low * period...high * period).contains($0) }) {
+            // Only a slowing can be a chance run of skips, so only it may be taken back.
+            if let relocked = relock(on: recent, undoable: low >= 1.5) { return relocked }
         }
         // Held-back taps that agree with this one: on a new period, re-lock on them; on the
         // current one, they were good taps after all (a noisy early estimate held them back).
@@ -218,12 +217,11 @@ public struct TapTempoTracker: TapTempoEstimator {
         }
         // Off the grid: do the last three intervals of all taps agree on another period (a
         // doubling whose middle tap was taken for a stray one)?
-        if recent.count == 4 {
-            let intervals = zip(recent.dropFirst(), recent).map { $0 - $1 }
-            let mean = intervals.reduce(0, +) / 3
-            if intervals.max()! - intervals.min()! <= agreement(mean), abs(mean - period) > changeThreshold(intervals: 3, period: period),
-               (shortestPeriod * 0.95...longestPeriod * 1.05).contains(mean) {
-                if let relocked = relock(on: recent.suffix(3)) { return relocked }
+        if let shortest = recentIntervals.min(), let longest = recentIntervals.max() {
+            let mean = recentIntervals.reduce(0, +) / 3
+            if longest - shortest <= agreement(mean), abs(mean - period) > changeThreshold(intervals: 3, period: period),
+               (shortestPeriod * 0.95...longestPeriod * 1.05).contains(mean), let relocked = relock(on: recent.suffix(3)) {
+                return relocked
             }
         }
         pending.append(time)
