@@ -11,6 +11,13 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
     case readFailed(path: String, reason: String)
     /// The requested channel does not exist.
     case noSuchChannel(path: String, channel: Int, channelCount: Int)
+    /// The header describes audio no recording has: a sample rate outside 8–384 kHz, more
+    /// than 32 channels, a sample width that is not whole bytes, or a data size that
+    /// disagrees with the file's length. The reason says which.
+    case implausibleFormat(path: String, reason: String)
+    /// A sample is NaN, infinite or beyond ±``AudioFileReader/largestSample`` (a corrupt
+    /// float file): `frame` is the first such frame of the channel read.
+    case invalidSample(path: String, frame: Int, sampleRate: Double, value: Float)
     /// The file could not be written.
     case writeFailed(path: String, reason: String)
     /// The requested output format cannot hold this audio (e.g. too many channels for FLAC).
@@ -25,7 +32,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, _), .empty(let path), .truncated(let path, _, _),
              .readFailed(let path, _), .noSuchChannel(let path, _, _),
-             .writeFailed(let path, _), .unsupportedOutput(let path, _):
+             .writeFailed(let path, _), .unsupportedOutput(let path, _),
+             .implausibleFormat(let path, _), .invalidSample(let path, _, _, _):
             return path
         case .invalidResampling:
             return ""
@@ -44,6 +52,13 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): audio decoding failed: \(reason)"
         case .noSuchChannel(let path, let channel, let count):
             return "\(path): no channel \(channel + 1); the file has \(count) channel\(count == 1 ? "" : "s")"
+        case .implausibleFormat(let path, let reason):
+            return "\(path): implausible audio header: \(reason); the file is corrupt or not a recording"
+        case .invalidSample(let path, let frame, let rate, let value):
+            let what = value.isNaN ? "a NaN sample" : value.isInfinite ? "an infinite sample"
+                : "the sample \(value), beyond ±\(Int(AudioFileReader.largestSample))"
+            let time = (Double(frame) / rate * 1_000).rounded() / 1_000
+            return "\(path): frame \(frame) (\(time) s) holds \(what); the file is corrupt"
         case .writeFailed(let path, let reason):
             return "\(path): cannot write audio file: \(reason)"
         case .unsupportedOutput(let path, let reason):

@@ -27,12 +27,22 @@ public final class AudioFileReader {
     /// - Throws: ``AudioError/cannotOpen(path:reason:)``, ``AudioError/empty(path:)`` or
     ///   ``AudioError/noSuchChannel(path:channel:channelCount:)``.
     public init(path: String, channel: ChannelSelection = .mix) throws(AudioError) {
+        if let problem = FileKind.problem(readingFileAt: path) { throw .cannotOpen(path: path, reason: problem) }
         var sfInfo = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &sfInfo) else {
             throw .cannotOpen(path: path, reason: Self.openFailureReason(path: path))
         }
-        let info = AudioFileInfo(frameCount: Int(sfInfo.frames), sampleRate: Double(sfInfo.samplerate),
+        if let reason = HeaderCheck.implausibility(sfInfo, log: Self.log(handle)) {
+            sf_close(handle)
+            throw .implausibleFormat(path: path, reason: reason)
+        }
+        var info = AudioFileInfo(frameCount: Int(sfInfo.frames), sampleRate: Double(sfInfo.samplerate),
                                  channelCount: Int(sfInfo.channels), formatCode: sfInfo.format)
+        if HeaderCheck.frameCountIsEstimate(sfInfo) {
+            // An MPEG stream's frame count is a guess from its first frames (a VBR file
+            // without a Xing header reads as a fraction of its length): count by decoding.
+            info.frameCount = Self.decodedFrameCount(handle, channels: info.channelCount)
+        }
         if case .channel(let index) = channel, !(0..<info.channelCount).contains(index) {
             sf_close(handle)
             throw .noSuchChannel(path: path, channel: index, channelCount: info.channelCount)
@@ -41,7 +51,7 @@ public final class AudioFileReader {
             sf_close(handle)
             throw .empty(path: path)
         }
-        if let announced = Self.announcedFrames(handle: handle, decodableFrames: info.frameCount) {
+        if let announced = Self.announcedFrames(log: Self.log(handle), decodableFrames: info.frameCount) {
             sf_close(handle)
             throw .truncated(path: path, expectedFrames: announced, readFrames: info.frameCount)
         }
@@ -78,9 +88,18 @@ public final class AudioFileReader {
         interleaved.withUnsafeBufferPointer { buffer in
             channel.downmix(buffer.baseAddress!, frames: got, channels: channels, into: base)
         }
+        // `!(|x| <= limit)` is also true for NaN.
+        if let bad = (0..<got).first(where: { !(abs(base[$0]) <= Self.largestSample) }) {
+            throw .invalidSample(path: path, frame: framesRead + bad, sampleRate: info.sampleRate, value: base[bad])
+        }
         framesRead += got
         return got
     }
+
+    /// The largest sample magnitude a file may hold: 120 dB above full scale, room for float
+    /// files written on a 16-bit scale (±32768) while refusing the overflowing values of a
+    /// corrupt one.
+    public static let largestSample: Float = 1_000_000
 
     /// Moves to `frame` (0-based); the next ``read(into:)`` starts there.
     public func seek(toFrame frame: Int) throws(AudioError) {
@@ -125,10 +144,7 @@ public final class AudioFileReader {
     /// and quietly plays what is there; its log then holds a line such as
     /// `data : 705600 (should be 235170)`. A header size of 0 or 0xFFFFFFFF marks a file
     /// written as a stream with its size never filled in, which is not truncation.
-    private static func announcedFrames(handle: OpaquePointer, decodableFrames: Int) -> Int? {
-        var log = [CChar](repeating: 0, count: 16_384)
-        sf_command(handle, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
-        let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    private static func announcedFrames(log text: String, decodableFrames: Int) -> Int? {
         for line in text.split(separator: "\n") {
             let trimmed = line.trimmingPrefix(while: \.isWhitespace)
             guard trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND"), line.contains("(should be") else { continue }
@@ -141,13 +157,30 @@ public final class AudioFileReader {
         return nil
     }
 
+    /// libsndfile's log of how it parsed the header.
+    private static func log(_ handle: OpaquePointer) -> String {
+        var log = [CChar](repeating: 0, count: 16_384)
+        sf_command(handle, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
+        return String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Decodes the whole stream once to count its frames, then goes back to the start.
+    private static func decodedFrameCount(_ handle: OpaquePointer, channels: Int) -> Int {
+        var scratch = [Float](repeating: 0, count: 4_096 * channels)
+        var total = 0
+        while true {
+            let got = scratch.withUnsafeMutableBufferPointer { Int(sf_readf_float(handle, $0.baseAddress, 4_096)) }
+            if got <= 0 { break }
+            total += got
+        }
+        sf_seek(handle, 0, SEEK_SET)
+        return total
+    }
+
     /// libsndfile's message for a failed open, made specific where the file system can tell more.
     private static func openFailureReason(path: String) -> String {
         var status = stat()
-        if stat(path, &status) != 0 { return "no such file" }
-        if (status.st_mode & S_IFMT) == S_IFDIR { return "is a directory" }
-        if access(path, R_OK) != 0 { return "permission denied" }
-        if status.st_size == 0 { return "the file is empty (0 bytes)" }
+        if stat(path, &status) == 0 && status.st_size == 0 { return "the file is empty (0 bytes)" }
         return String(cString: sf_strerror(nil))
     }
 }

@@ -31,9 +31,14 @@ public struct Stimulus: Sendable {
 
     /// The audio file at `path`, streamed during the run on `outputChannels` outputs: a mono
     /// file plays on all of them, a file with more channels gives its first ones.
-    /// - Throws: ``AudioError`` when the file cannot be opened or holds nothing.
+    /// The whole file is decoded once first, so that a corrupt sample (NaN, infinite, far
+    /// beyond full scale) is refused before anything plays rather than sent to the outputs.
+    /// - Throws: ``AudioError`` when the file cannot be opened, holds nothing or holds a
+    ///   corrupt sample.
     public static func file(_ path: String, outputChannels: Int = 2) throws(AudioError) -> Stimulus {
-        let info = try AudioFileReader(path: path).info
+        let reader = try AudioFileReader(path: path)
+        let info = reader.info
+        do { try reader.forEachBlock { _ in } } catch { throw error as? AudioError ?? .readFailed(path: path, reason: "\(error)") }
         let channels = (0..<outputChannels).map { ChannelSelection.channel(min($0, info.channelCount - 1)) }
         return Stimulus(source: .file(path: path, channels: channels), sampleRate: info.sampleRate,
                         frameCount: info.frameCount)

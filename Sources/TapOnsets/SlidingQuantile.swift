@@ -21,8 +21,12 @@ struct SlidingQuantile: Sendable {
 
     @inline(__always)
     private func bin(_ value: Double) -> Int {
-        let index = Int((value - lowest) * binsPerUnit)
-        return min(max(index, 0), counts.count - 1)
+        // Clamped before the conversion, which traps on NaN and on values beyond Int: a
+        // script may hand the detector samples that no file reader would pass.
+        let scaled = (value - lowest) * binsPerUnit
+        guard scaled > 0 else { return 0 }  // also NaN
+        guard scaled < Double(counts.count - 1) else { return counts.count - 1 }
+        return Int(scaled)
     }
 
     mutating func insert(_ value: Double) {

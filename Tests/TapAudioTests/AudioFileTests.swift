@@ -110,7 +110,7 @@ func testSignal(frames: Int = 10_000, rate: Double = 44_100) -> Signal {
 
     @Test func directoryIsNotAudio() throws {
         let dir = TemporaryDirectory()
-        #expect(throws: AudioError.cannotOpen(path: dir.path, reason: "is a directory")) {
+        #expect(throws: AudioError.cannotOpen(path: dir.path, reason: "is a directory, expected a file")) {
             _ = try AudioFileReader(path: dir.path)
         }
     }
