@@ -23,13 +23,13 @@ let package = Package(
         .target(name: "TapStatistics"),
         .target(name: "TapMatching"),
         .target(name: "TapOnsets", dependencies: ["TapAudio"]),
-        .target(name: "TapData"),
+        .target(name: "TapData", dependencies: ["TapAudio"]),
         .target(name: "TapSim", dependencies: ["TapAudio", "TapData", "TapKit"]),
         .target(name: "TapKit", dependencies: [
             "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",
         ]),
         .target(name: "TapMetronome", dependencies: [
-            "TapAudio", "TapStatistics", .product(name: "Atomics", package: "swift-atomics"),
+            "TapAudio", "TapData", "TapStatistics", .product(name: "Atomics", package: "swift-atomics"),
         ]),
         .target(name: "TapTempo", dependencies: ["TapStatistics"]),
         // Collection.

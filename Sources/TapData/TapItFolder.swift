@@ -1,4 +1,5 @@
 import Foundation
+import TapAudio
 
 /// The contents of a Tap-It data folder, grouped into tasks.
 ///
@@ -123,16 +124,7 @@ enum EntryKind {
 /// Why an entry with a Tap-It name cannot be used, or `nil` if it is a readable file.
 /// Checks permissions without opening the file, so a scan stays cheap.
 private func unusableReason(_ path: String) -> String? {
-    let fileManager = FileManager.default
-    var isDirectory: ObjCBool = false
-    guard fileManager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        // Listed but not there: a symbolic link to nothing, or removed meanwhile.
-        return (try? fileManager.destinationOfSymbolicLink(atPath: path)) != nil
-            ? "broken symbolic link" : "no such file or directory"
-    }
-    if isDirectory.boolValue { return "is a directory, expected a file" }
-    if !fileManager.isReadableFile(atPath: path) { return "permission denied" }
-    return nil
+    FileKind.problem(readingFileAt: path)
 }
 
 /// `directory/name`, without doubling a trailing slash.

@@ -1,4 +1,5 @@
 import Foundation
+import TapAudio
 
 /// Reading and writing whole small text files with errors that name the file.
 ///
@@ -7,16 +8,8 @@ import Foundation
 enum TextFile {
     /// The file's contents as UTF-8 text, without a leading byte-order mark.
     static func read(_ path: String) throws(TapDataError) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            // A symbolic link whose target is gone still has a directory entry.
-            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
-                throw .unreadable(path: path, reason: "broken symbolic link")
-            }
-            throw .notFound(path: path)
-        }
-        if isDirectory.boolValue {
-            throw .unreadable(path: path, reason: "is a directory, expected a file")
+        if let problem = FileKind.problem(readingFileAt: path) {
+            throw problem == "no such file" ? .notFound(path: path) : .unreadable(path: path, reason: problem)
         }
         let data: Data
         do {

@@ -79,21 +79,22 @@ public enum TimestampFile {
     }
 
     private static func parseTime(_ text: String, path: String, line: Int) throws(TapDataError) -> Double {
-        guard let value = Double(text) else {
-            var message = "not a number: \(quoted(text))"
-            if text.contains(","), Double(text.replacingOccurrences(of: ",", with: ".")) != nil {
+        guard let value = NumberGrammar.decimal(text) else {
+            var message = "not a number: \(quoted(text.replacingOccurrences(of: "\u{0}", with: "\\0")))"
+            let lowered = text.lowercased()
+            if ["inf", "-inf", "infinity", "-infinity", "nan", "-nan"].contains(lowered) || NumberGrammar.isDecimal(Array(text.utf8)) {
+                message = "\(quoted(text)) is not a finite time"
+            } else if text.contains(","), NumberGrammar.decimal(text.replacingOccurrences(of: ",", with: ".")) != nil {
                 message += " (decimal comma? use a point)"
+            } else if text.utf8.contains(0) {
+                message += " (holds a NUL byte)"
             }
             throw .malformedLine(path: path, line: line, message: message)
-        }
-        guard value.isFinite else {
-            throw .malformedLine(path: path, line: line,
-                                 message: "\(quoted(text)) is not a finite time")
         }
         guard value >= 0 else {
             throw .malformedLine(path: path, line: line,
                                  message: "negative timestamp \(text); times are seconds since playback start")
         }
-        return value + 0.0  // turns -0.0 into 0.0
+        return value
     }
 }

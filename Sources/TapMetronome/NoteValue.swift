@@ -1,3 +1,4 @@
+import TapData
 /// A note length: `1/d` of a whole note, d in 1…99, optionally dotted.
 ///
 /// A denominator that is not a power of two is an n-let: `1/12` is a triplet eighth (three in
@@ -53,8 +54,8 @@ public struct Meter: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `7/8`.
     public init?(_ text: some StringProtocol) {
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]) else { return nil }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let n = NumberGrammar.integer(parts[0]), let d = NumberGrammar.integer(parts[1]) else { return nil }
         self.init(n, d)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TapData
 
 /// The program file format: one directive per line, `#` starts a comment. Settings lines
 /// (`tempo`, `meter`, `beat-unit`, `subdivide`, volumes, `swing`) change the settings that the
@@ -86,13 +87,13 @@ private struct ProgramParser {
             return value
         }
         func integer(_ token: Token, _ what: String, _ range: ClosedRange<Int>) throws(MetronomeError) -> Int {
-            guard let value = Int(token.text), range.contains(value) else {
+            guard let value = NumberGrammar.integer(token.text), range.contains(value) else {
                 throw error(line, token.column, "\(what) '\(token.text)' is not a whole number in \(range.lowerBound)–\(range.upperBound)")
             }
             return value
         }
         func volume(_ token: Token, _ what: String) throws(MetronomeError) -> Float {
-            guard let value = Float(token.text), (0...1).contains(value) else { throw error(line, token.column, "\(what) '\(token.text)' is not a volume in 0–1") }
+            guard let value = NumberGrammar.decimal(token.text).map(Float.init), (0...1).contains(value) else { throw error(line, token.column, "\(what) '\(token.text)' is not a volume in 0–1") }
             return value
         }
         func list(_ token: Token) -> [(text: Substring, column: Int)] {
@@ -128,7 +129,7 @@ private struct ProgramParser {
             subdivisions = []
             if arguments[0].text != "none" {
                 for item in list(arguments[0]) {
-                    guard let value = Int(item.text), (2...9).contains(value) else { throw error(line, item.column, "subdivision '\(item.text)' is not in 2–9") }
+                    guard let value = NumberGrammar.integer(item.text), (2...9).contains(value) else { throw error(line, item.column, "subdivision '\(item.text)' is not in 2–9") }
                     subdivisions.append(value)
                 }
             }
@@ -271,6 +272,15 @@ private struct ProgramParser {
             beat += section.bars * section.settings.beatsPerBar
         }
         let totalBeats = beat - 1, totalBars = program.sections.reduce(0) { $0 + $1.bars }
+        // Every beat is at least one click: a program past the click limit is refused here, at
+        // the bars line that passes it, before muted bars are expanded or any click is built.
+        var beats = 0
+        for (section, line) in zip(program.sections, sectionLines) {
+            beats += section.bars * section.settings.beatsPerBar
+            if beats > ProgramSchedule.maximumClicks {
+                throw error(line, 1, "the program has \(beats) beats by this line, more than the \(ProgramSchedule.maximumClicks) clicks a program may have")
+            }
+        }
         for (perturbation, at) in zip(program.perturbations, perturbationTokens) {
             guard perturbation.beat <= totalBeats else { throw error(at.line, at.column, "beat \(perturbation.beat) is beyond the program's \(totalBeats) beats") }
             if case .periodStep = perturbation, program.sections[firstBeats.lastIndex { $0 <= perturbation.beat }!].rampTo != nil {
@@ -291,6 +301,6 @@ private struct ProgramParser {
 /// `5` or `5-8`: program bars (from 1).
 public func barRange(_ text: some StringProtocol) -> ClosedRange<Int>? {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard (1...2).contains(parts.count), let first = Int(parts[0]), let last = Int(parts[parts.count - 1]), 1 <= first, first <= last else { return nil }
+    guard (1...2).contains(parts.count), let first = NumberGrammar.integer(parts[0]), let last = NumberGrammar.integer(parts[parts.count - 1]), 1 <= first, first <= last else { return nil }
     return first...last
 }

@@ -1,3 +1,4 @@
+import TapData
 import Foundation
 
 /// An exact fraction, always in lowest terms with a positive denominator. Click positions are
@@ -27,7 +28,8 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, text != "." else { return nil }
         if let slash = text.firstIndex(of: "/") {
-            guard let top = Int64(text[..<slash]), let bottom = Int64(text[text.index(after: slash)...]), bottom != 0,
+            guard let top = NumberGrammar.integer(text[..<slash]).map(Int64.init),
+                  let bottom = NumberGrammar.integer(text[text.index(after: slash)...]).map(Int64.init), bottom != 0,
                   top.magnitude <= 1_000_000_000, bottom.magnitude <= 1_000_000_000 else {
                 return nil
             }
@@ -35,9 +37,10 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
             return
         }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
-              parts.count == 1 || (parts[1].count <= 6 && parts[1].allSatisfy(\.isNumber) && !parts[1].isEmpty),
-              let whole = Int64(parts[0].isEmpty ? "0" : String(parts[0])), whole.magnitude <= 1_000_000_000 else { return nil }
+        guard (1...2).contains(parts.count),
+              parts.count == 1 || (parts[1].count <= 6 && parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) && !parts[1].isEmpty),
+              let whole = NumberGrammar.integer(parts[0].isEmpty || parts[0] == "-" ? parts[0] + "0" : parts[0]).map(Int64.init),
+              whole.magnitude <= 1_000_000_000 else { return nil }
         guard parts.count == 2 else {
             self.init(whole, 1)
             return

@@ -8,7 +8,7 @@ struct OnsetOptions: ParsableArguments {
     @Option(help: "Onset detection preset: \(OnsetDetectorConfiguration.presetNames.joined(separator: ", ")).")
     var preset = "standard"
 
-    @Option(help: "Onset threshold above the local noise floor, in dB (overrides the preset).")
+    @Option(help: "Onset threshold above the local noise floor, in dB (overrides the preset).", transform: strictDecimal)
     var thresholdDb: Double?
 
     @Option(help: "Channel to analyse, 1-based, or 'mix' to average all channels.")

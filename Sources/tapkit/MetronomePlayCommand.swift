@@ -26,7 +26,7 @@ struct MetronomePlayCommand: ParsableCommand {
     @Option(help: "JACK server name (default: the default server).") var server: String?
     @Option(help: "Playback ports to connect, comma separated (default: the first two physical playback ports).")
     var output: String?
-    @Option(help: "Stop after this many seconds (default: play until q).") var seconds: Double?
+    @Option(help: "Stop after this many seconds (default: play until q).", transform: strictDecimal) var seconds: Double?
 
     func validate() throws {
         guard settingsOptions.bpm != nil else { throw ValidationError("give --bpm") }

@@ -32,10 +32,10 @@ struct TempoCommand: ParsableCommand {
     @Option(help: "tapkit, classic, median or interquartile-mean.")
     var estimator = "tapkit"
 
-    @Option(help: "Slowest tempo considered, BPM (1–999).") var minBpm = 30.0
-    @Option(help: "Fastest tempo considered, BPM (1–999).") var maxBpm = 300.0
-    @Option(help: "The tapper's timer SD as a fraction of the period, as TapKit's estimator assumes it (0.001–0.2).") var timerCv = 0.03
-    @Option(help: "The tapper's motor SD in seconds, as TapKit's estimator assumes it (0–0.1).") var motorSd = 0.008
+    @Option(help: "Slowest tempo considered, BPM (1–999).", transform: strictDecimal) var minBpm = 30.0
+    @Option(help: "Fastest tempo considered, BPM (1–999).", transform: strictDecimal) var maxBpm = 300.0
+    @Option(help: "The tapper's timer SD as a fraction of the period, as TapKit's estimator assumes it (0.001–0.2).", transform: strictDecimal) var timerCv = 0.03
+    @Option(help: "The tapper's motor SD in seconds, as TapKit's estimator assumes it (0–0.1).", transform: strictDecimal) var motorSd = 0.008
 
     func validate() throws {
         guard from == nil || fromAudio == nil else { throw ValidationError("give --from or --from-audio, not both") }
@@ -67,8 +67,8 @@ struct TempoCommand: ParsableCommand {
             throw ExitCode(1)
         }
         var tracker = makeEstimator()
-        let rows = times.map { time in (time, tracker.tap(at: time)) }
-        print(render(rows), terminator: format == .json ? "\n" : "")
+        let rows = times.map { time in (time, withinRange(tracker.tap(at: time))) }
+        print(try render(rows), terminator: format == .json ? "\n" : "")
     }
 
     /// The taps of --from or --from-audio, checked: at least two, strictly increasing.
@@ -91,7 +91,15 @@ struct TempoCommand: ParsableCommand {
         return times
     }
 
-    func render(_ rows: [(Double, TempoReading)]) -> String {
+    /// A reading outside --min-bpm…--max-bpm (or not finite, from taps a hair apart) is no
+    /// reading, whichever estimator gave it: TapKit's holds its readings in the range, the
+    /// baselines do not.
+    func withinRange(_ reading: TempoReading) -> TempoReading {
+        guard let bpm = reading.bpm, !(minBpm...maxBpm).contains(bpm) else { return reading }
+        return TempoReading(bpm: nil, confidence: 0, tapsUsed: reading.tapsUsed, reset: reading.reset)
+    }
+
+    func render(_ rows: [(Double, TempoReading)]) throws -> String {
         if format == .json {
             struct Row: Encodable {
                 let time: Double, bpm: Double?, taps_used: Int, reset: Bool, confidence: Double
@@ -107,7 +115,7 @@ struct TempoCommand: ParsableCommand {
                 }
             }
             let json = rows.map { Row(time: $0.0, bpm: $0.1.bpm, taps_used: $0.1.tapsUsed, reset: $0.1.reset, confidence: $0.1.confidence) }
-            return (try? renderJSON(json)) ?? "[]"
+            return try renderJSON(json)
         }
         let columns = ["time", "bpm", "taps_used", "reset", "confidence"]
         let cells = rows.map { time, reading in
@@ -140,7 +148,7 @@ struct TempoCommand: ParsableCommand {
                     tracker.reset()
                     last = TempoReading(bpm: nil, confidence: 0, tapsUsed: 0, reset: true)
                 default:
-                    if let time, !quit { last = tracker.tap(at: time) }
+                    if let time, !quit { last = withinRange(tracker.tap(at: time)) }
                 }
             }
             if terminal {
