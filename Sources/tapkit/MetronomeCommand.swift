@@ -60,6 +60,9 @@ struct MetronomeRenderCommand: ParsableCommand {
     @Flag(help: "Write 32-bit float WAV.")
     var float = false
 
+    @Flag(help: "Replace the output files if they exist.")
+    var overwrite = false
+
     func validate() throws {
         guard AudioFileFormat(pathExtension: output) != nil else {
             throw ValidationError("\(output): unknown output format; use .wav, .flac, .aiff or .ogg")
@@ -136,14 +139,19 @@ struct MetronomeRenderCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
-        var files = AtomicOutput()
+        var files = AtomicOutput(overwrite: overwrite, inputs: [self.program, soundOptions.accentSound, soundOptions.beatSound,
+                                                                soundOptions.subdivisionSound].compactMap { $0 })
+        do { try files.check([output] + (onsets.map { [$0] } ?? [])) } catch {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        }
         do {
             let sounds = try soundOptions.sounds(sampleRate: rate)
             let lastClick = schedule.clicks.last?.frame ?? 0
             var renderer = ClickRenderer(clicks: schedule.clicks, sounds: sounds,
                                          frameCount: max(0, max(schedule.endFrame, lastClick + 1)) + sounds.longest)
 
-            let audioTemporary = files.temporaryPath(for: output)
+            let audioTemporary = try files.temporaryPath(for: output)
             let format = float ? .wavFloat : AudioFileFormat(pathExtension: output)!
             let writer = try AudioFileWriter(path: audioTemporary, format: format, sampleRate: Double(rate), channelCount: 1)
             var block = [Float](repeating: 0, count: 65_536)
@@ -157,12 +165,12 @@ struct MetronomeRenderCommand: ParsableCommand {
             }
             try writer.close()
             if let onsets {
-                try onsetTable(schedule.clicks).write(toFile: files.temporaryPath(for: onsets), atomically: false, encoding: .utf8)
+                try onsetTable(schedule.clicks).write(toFile: try files.temporaryPath(for: onsets), atomically: false, encoding: .utf8)
             }
             try files.commit()
         } catch {
             files.discard()
-            printError("error: \(error)")
+            printError("error: \(files.message(for: error))")
             throw ExitCode(1)
         }
     }

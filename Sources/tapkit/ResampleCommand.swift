@@ -43,6 +43,9 @@ struct ResampleCommand: ParsableCommand {
     @Flag(help: "Write 32-bit float WAV (keeps the converter's full precision).")
     var float = false
 
+    @Flag(help: "Replace the output file if it exists.")
+    var overwrite = false
+
     func validate() throws {
         guard (1...768_000).contains(rate) else { throw ValidationError("--rate must be between 1 and 768000") }
         guard AudioFileFormat(pathExtension: output) != nil else {
@@ -54,9 +57,9 @@ struct ResampleCommand: ParsableCommand {
     }
 
     func run() throws {
-        var files = AtomicOutput()
-        let temporary = files.temporaryPath(for: output)
+        var files = AtomicOutput(overwrite: overwrite, inputs: [input])
         do {
+            let temporary = try files.temporaryPath(for: output)
             let channels = try AudioFileReader(path: input).info.channelCount
             let reader = try ConvertingFileReader(path: input, channels: (0..<channels).map { .channel($0) },
                                                   outputRate: rate, quality: quality.preset)
@@ -76,7 +79,7 @@ struct ResampleCommand: ParsableCommand {
             try files.commit()
         } catch {
             files.discard()
-            printError("error: \(error)")
+            printError("error: \(files.message(for: error))")
             throw ExitCode(1)
         }
     }

@@ -15,8 +15,11 @@ struct SimulateCommand: ParsableCommand {
             for bit. See Docs/accuracy.md for the models.
             """)
 
-    @Argument(help: "Output folder (created if needed).")
+    @Argument(help: "Output folder (created if needed; an existing one must be empty unless --overwrite).")
     var folder: String
+
+    @Flag(help: "Write into a folder that already holds files, replacing those with the same names.")
+    var overwrite = false
 
     @Option(help: "Participants (users), numbered from 1.")
     var sessions = 1
@@ -30,13 +33,13 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Preset: tapit (default), clean or hard.")
     var preset = "tapit"
 
-    @Option(help: "Length of each task, seconds.")
+    @Option(help: "Length of each task, seconds.", transform: strictDecimal)
     var duration: Double?
 
-    @Option(help: "Lowest tap SNR, dB.")
+    @Option(help: "Lowest tap SNR, dB.", transform: strictDecimal)
     var snrMin: Double?
 
-    @Option(help: "Highest tap SNR, dB.")
+    @Option(help: "Highest tap SNR, dB.", transform: strictDecimal)
     var snrMax: Double?
 
     @Option(help: "Channels of the recordings, each a copy of the microphone (Tap-It wrote 2).")
@@ -65,6 +68,18 @@ struct SimulateCommand: ParsableCommand {
         guard let format = AudioFileFormat(rawValue: audioFormat),
               [.wav16, .wav24, .wavFloat, .flac16, .flac24].contains(format) else {
             throw ValidationError("unknown --audio-format '\(audioFormat)'")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                printError("error: \(folder): is a file; the simulation writes a folder")
+                throw ExitCode(1)
+            }
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            if !entries.isEmpty && !overwrite {
+                printError("error: \(folder): holds \(entries.count) file(s) already; give --overwrite to write the simulation among them, or choose an empty folder")
+                throw ExitCode(1)
+            }
         }
         try writeSimulatedSession(to: folder, users: sessions, tasksPerUser: tasks, configuration: configuration,
                                   seed: seed, format: format)
