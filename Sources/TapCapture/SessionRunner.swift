@@ -128,9 +128,6 @@ public struct TaskSidecar: Sendable, Codable, Equatable {
     }
 }
 
-/// TapKit's version, written into sidecars.
-public let tapkitVersion = "0.1.0"
-
 /// The order in which a user hears the tracks: list order, or a shuffle seeded with the user
 /// id (``shuffledPlayOrder(count:seed:)``), so the same user always gets the same order.
 public func playOrder(trackCount: Int, user: Int, randomize: Bool) -> [Int] {
