@@ -34,6 +34,15 @@ public enum AudioFileFormat: String, Sendable, CaseIterable, CustomStringConvert
         }
     }
 
+    /// Bytes one sample takes in the file (for compressed formats, an upper bound).
+    var bytesPerSample: Int {
+        switch self {
+        case .wav16, .flac16, .aiff16, .oggVorbis: return 2
+        case .wav24, .flac24: return 3
+        case .wav32, .wavFloat: return 4
+        }
+    }
+
     /// libsndfile's format code.
     var code: Int32 {
         switch self {

@@ -12,14 +12,40 @@ public final class AudioFileWriter {
     public let channelCount: Int
     private let handle: OpaquePointer
     private var isClosed = false
+    /// Data bytes the container's 32-bit size fields can count (WAV, AIFF), or nil.
+    private let byteLimit: Int?
+    private let bytesPerFrame: Int
+    private var framesWritten = 0
 
     /// Creates (or truncates) `path`.
-    public init(path: String, format: AudioFileFormat, sampleRate: Double,
-                channelCount: Int = 1) throws(AudioError) {
+    ///
+    /// WAV and AIFF count their size in 32 bits, so they hold at most 4 GiB. When
+    /// `expectedFrames` says a WAV file will be larger, it is written as RF64 (the 64-bit WAV
+    /// that libsndfile, sox and ffmpeg read); otherwise a write that would pass 4 GiB fails
+    /// with a message, never wrapping the sizes into a corrupt file.
+    public convenience init(path: String, format: AudioFileFormat, sampleRate: Double,
+                            channelCount: Int = 1, expectedFrames: Int? = nil) throws(AudioError) {
+        try self.init(path: path, format: format, sampleRate: sampleRate, channelCount: channelCount,
+                      expectedFrames: expectedFrames, sizeLimit: Int(UInt32.max) - 4_096)
+    }
+
+    /// `sizeLimit`: the data bytes a 32-bit size field can count, less room for the header
+    /// chunks; smaller only in tests, which cannot write 4 GiB.
+    init(path: String, format: AudioFileFormat, sampleRate: Double, channelCount: Int,
+         expectedFrames: Int?, sizeLimit limit: Int) throws(AudioError) {
         var sfInfo = SF_INFO()
         sfInfo.samplerate = Int32(sampleRate.rounded())
         sfInfo.channels = Int32(channelCount)
         sfInfo.format = format.code
+        bytesPerFrame = format.bytesPerSample * channelCount
+        let container = Int(format.code) & SF_FORMAT_TYPEMASK
+        let hasSmallSizes = container == SF_FORMAT_WAV || container == SF_FORMAT_AIFF
+        if hasSmallSizes, container == SF_FORMAT_WAV, let expectedFrames, expectedFrames * bytesPerFrame > limit {
+            sfInfo.format = Int32(SF_FORMAT_RF64) | (format.code & Int32(SF_FORMAT_SUBMASK))
+            byteLimit = nil
+        } else {
+            byteLimit = hasSmallSizes ? limit : nil
+        }
         guard sf_format_check(&sfInfo) != 0 else {
             throw .unsupportedOutput(path: path,
                                      reason: "\(format) cannot hold \(channelCount) channel(s) at \(Int(sampleRate)) Hz")
@@ -42,7 +68,11 @@ public final class AudioFileWriter {
         precondition(samples.count % channelCount == 0, "partial frame")
         let frames = samples.count / channelCount
         guard frames > 0 else { return }
+        if let byteLimit, (framesWritten + frames) * bytesPerFrame > byteLimit {
+            throw .writeFailed(path: path, reason: "a WAV or AIFF file holds at most 4 GiB of audio; write FLAC, or WAV with a known length (RF64)")
+        }
         let written = Int(sf_writef_float(handle, samples.baseAddress, sf_count_t(frames)))
+        framesWritten += max(written, 0)
         if written != frames {
             throw .writeFailed(path: path, reason: String(cString: sf_strerror(handle)))
         }

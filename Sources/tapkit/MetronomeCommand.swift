@@ -153,7 +153,8 @@ struct MetronomeRenderCommand: ParsableCommand {
 
             let audioTemporary = try files.temporaryPath(for: output)
             let format = float ? .wavFloat : AudioFileFormat(pathExtension: output)!
-            let writer = try AudioFileWriter(path: audioTemporary, format: format, sampleRate: Double(rate), channelCount: 1)
+            let writer = try AudioFileWriter(path: audioTemporary, format: format, sampleRate: Double(rate), channelCount: 1,
+                                             expectedFrames: renderer.frameCount)
             var block = [Float](repeating: 0, count: 65_536)
             for start in stride(from: 0, to: renderer.frameCount, by: block.count) {
                 let count = min(block.count, renderer.frameCount - start)

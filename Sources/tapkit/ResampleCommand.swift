@@ -64,7 +64,8 @@ struct ResampleCommand: ParsableCommand {
             let reader = try ConvertingFileReader(path: input, channels: (0..<channels).map { .channel($0) },
                                                   outputRate: rate, quality: quality.preset)
             let format = float ? .wavFloat : AudioFileFormat(pathExtension: output)!
-            let writer = try AudioFileWriter(path: temporary, format: format, sampleRate: Double(rate), channelCount: channels)
+            let writer = try AudioFileWriter(path: temporary, format: format, sampleRate: Double(rate), channelCount: channels,
+                                             expectedFrames: reader.frameCount)
             var block = [Float](repeating: 0, count: 8_192 * channels)
             while true {
                 let frames = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in

@@ -160,3 +160,32 @@ func testSignal(frames: Int = 10_000, rate: Double = 44_100) -> Signal {
         }
     }
 }
+
+/// WAV and AIFF count their sizes in 32 bits: past 4 GiB a WAV of known length is RF64, and
+/// any other write that would pass the limit fails instead of wrapping the header's sizes.
+@Suite struct LargeFileTests {
+    @Test func aWAVLongerThan4GiBIsWrittenAsRF64() throws {
+        let dir = TemporaryDirectory()
+        for (expected, container) in [(3_000_000_000, "RF64 PCM 16"), (1_000, "WAV PCM 16")] {
+            let path = dir.file("x\(expected).wav")
+            let writer = try AudioFileWriter(path: path, format: .wav16, sampleRate: 48_000, expectedFrames: expected)
+            try writer.write(mono: [Float](repeating: 0.25, count: 4_800))
+            try writer.close()
+            let info = try AudioFileReader(path: path).info
+            #expect(info.formatName == container && info.frameCount == 4_800)
+        }
+    }
+
+    @Test(arguments: [AudioFileFormat.wav16, .wavFloat, .aiff16])
+    func aWriteBeyondTheSizeFieldFailsAndTheFileStaysValid(_ format: AudioFileFormat) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("x." + (format == .aiff16 ? "aiff" : "wav"))
+        // 10 000 bytes stand in for 4 GiB.
+        let writer = try AudioFileWriter(path: path, format: format, sampleRate: 48_000, channelCount: 1,
+                                         expectedFrames: nil, sizeLimit: 10_000)
+        try writer.write(mono: [Float](repeating: 0.25, count: 1_000))
+        #expect(throws: AudioError.self) { try writer.write(mono: [Float](repeating: 0.25, count: 10_000)) }
+        try writer.close()
+        #expect(try AudioFileReader(path: path).info.frameCount == 1_000)
+    }
+}
