@@ -16,7 +16,9 @@ public enum TrackList {
     /// Parses the text of a `trackList.xml`; `path` is only used in error messages.
     ///
     /// Errors (with the line of the opening tag): a `<filename>` without its closing
-    /// tag, an empty element, an unterminated comment.
+    /// tag, an empty element, an unterminated comment, and a name that is an absolute path or
+    /// leaves the experiment folder with `..` (names are relative to the folder, subfolders
+    /// allowed, so an experiment can be moved and shared whole).
     public static func parse(_ text: String, path: String) throws(TapDataError) -> [String] {
         var scanner = TrackListScanner(text: text, path: path)
         return try scanner.fileNames()
@@ -35,6 +37,9 @@ public enum TrackList {
                first.properties.isWhitespace || last.properties.isWhitespace {
                 throw .invalidValue(path: path, index: index,
                                     message: "file name \(quoted(name)) starts or ends with whitespace")
+            }
+            if let problem = TrackListScanner.placeProblem(name) {
+                throw .invalidValue(path: path, index: index, message: "\(quoted(name)) \(problem)")
             }
         }
         try TextFile.write(format(fileNames), to: path)

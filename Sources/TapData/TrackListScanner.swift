@@ -88,7 +88,22 @@ struct TrackListScanner {
         while start < end && isXMLSpace(content[start]) { start += 1 }
         while end > start && isXMLSpace(content[end - 1]) { end -= 1 }
         guard start < end else { throw empty(openLine) }
-        return String(decoding: content[start..<end], as: UTF8.self)
+        let name = String(decoding: content[start..<end], as: UTF8.self)
+        if let problem = Self.placeProblem(name) {
+            throw .malformedLine(path: path, line: openLine, message: "\(quoted(name)) \(problem)")
+        }
+        return name
+    }
+
+    /// Why a stimulus name may not be used, or nil. Names are paths relative to the experiment
+    /// folder (subfolders allowed), so that the folder can be moved and shared whole: an
+    /// absolute path, or a `..` that leaves the folder, would tie it to one machine or reach
+    /// files outside it.
+    static func placeProblem(_ name: String) -> String? {
+        if name.hasPrefix("/") { return "is an absolute path; name stimuli relative to the experiment folder" }
+        if name.utf8.contains(0) { return "holds a NUL byte" }
+        if name.split(separator: "/").contains("..") { return "leaves the experiment folder (..); keep stimuli inside it" }
+        return nil
     }
 
     /// Decodes `&name;` or `&#…;` at the current position; anything else is kept literally.

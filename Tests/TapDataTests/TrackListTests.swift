@@ -116,4 +116,22 @@ import Testing
             #expect(throws: TapDataError.invalidUTF8(path: bad, line: 2)) { try TrackList.read(bad) }
         }
     }
+
+    /// Stimulus names stay inside the experiment folder: subfolders are fine, `..` and absolute
+    /// paths are refused at their line, when reading and when writing.
+    @Test func namesStayInsideTheExperimentFolder() throws {
+        #expect(try parse("<filename>stimuli/a.wav</filename>\n<filename>b..c.wav</filename>") == ["stimuli/a.wav", "b..c.wav"])
+        for (name, words) in [("../secret.wav", "leaves the experiment folder"), ("stimuli/../../x.wav", "leaves the experiment folder"),
+                              ("/etc/passwd", "absolute path")] {
+            do {
+                _ = try parse("<trackList>\n<filename>ok.wav</filename>\n<filename>\(name)</filename>\n</trackList>")
+                Issue.record("\(name) was accepted")
+            } catch {
+                guard case .malformedLine(_, let line, _) = error else { Issue.record("\(error)"); continue }
+                #expect(line == 3)
+                #expect(error.description.contains(words), "\(error)")
+            }
+            #expect(throws: TapDataError.self) { try TrackList.write([name], to: NSTemporaryDirectory() + "never.xml") }
+        }
+    }
 }
