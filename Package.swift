@@ -4,7 +4,13 @@ import PackageDescription
 let package = Package(
     name: "TapKit",
     products: [
+        // What a script links: the analysis (TapKit re-exports TapAudio, TapData, TapMatching,
+        // TapOnsets, TapStatistics), and the lab modules on their own.
         .library(name: "TapKit", targets: ["TapKit"]),
+        .library(name: "TapTempo", targets: ["TapTempo"]),
+        .library(name: "TapMetronome", targets: ["TapMetronome"]),
+        .library(name: "TapCapture", targets: ["TapCapture"]),
+        .library(name: "TapSim", targets: ["TapSim"]),
         .executable(name: "tapkit", targets: ["tapkit"]),
     ],
     dependencies: [
@@ -18,13 +24,15 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack",
                        providers: [.apt(["libjack-jackd2-dev"])]),
 
-        // Analysis layers (see ../shared/DESIGN.md).
+        // Analysis layers (Docs/architecture.md).
         .target(name: "TapAudio", dependencies: ["CSndFile", .product(name: "Atomics", package: "swift-atomics")]),
         .target(name: "TapStatistics"),
         .target(name: "TapMatching"),
         .target(name: "TapOnsets", dependencies: ["TapAudio"]),
         .target(name: "TapData", dependencies: ["TapAudio"]),
-        .target(name: "TapSim", dependencies: ["TapAudio", "TapData", "TapKit"]),
+        .target(name: "TapSim", dependencies: ["TapAudio", "TapData", "TapStatistics"]),
+        // The pipeline's accuracy against simulated truth: the only place analysis meets the simulator.
+        .target(name: "TapAccuracy", dependencies: ["TapKit", "TapSim"]),
         .target(name: "TapKit", dependencies: [
             "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",
         ]),
@@ -38,7 +46,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "tapkit", dependencies: [
-            "TapKit", "TapSim", "TapCapture", "TapMetronome", "TapTempo",
+            "TapKit", "TapAudio", "TapData", "TapSim", "TapAccuracy", "TapCapture", "TapMetronome", "TapTempo",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -47,13 +55,13 @@ let package = Package(
         .testTarget(name: "TapAudioTests", dependencies: ["TapAudio", "TapTestSupport"]),
         .testTarget(name: "TapStatisticsTests", dependencies: ["TapStatistics", "TapTestSupport"]),
         .testTarget(name: "TapMatchingTests", dependencies: ["TapMatching", "TapTestSupport"]),
-        .testTarget(name: "TapOnsetsTests", dependencies: ["TapOnsets", "TapSim"]),
+        .testTarget(name: "TapOnsetsTests", dependencies: ["TapOnsets", "TapAudio", "TapSim"]),
         .testTarget(name: "TapDataTests", dependencies: ["TapData"]),
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
-        .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapAudio", "TapSim", "TapAccuracy", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics", "TapTestSupport", "tapkit"]),
-        .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "TapData", "TapMetronome", "tapkit", "TapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TapKit
 import TapSim
+import TapAccuracy
 
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

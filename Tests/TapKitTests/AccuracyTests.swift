@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TapKit
 import TapSim
+import TapAccuracy
 
 /// Accuracy of the whole pipeline (detection + matching) on a TapSim suite of 30 tasks with
 /// tap SNRs spread over 6–40 dB, against the simulator's ground truth.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TapKit
 import TapSim
+import TapAccuracy
 
 /// `tapkit latency` on the committed fixture folder: the regression the lab relies on.
 @Suite struct FixtureEndToEndTests {

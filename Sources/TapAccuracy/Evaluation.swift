@@ -1,4 +1,5 @@
 import TapKit
+import TapSim
 
 /// How well the latency pipeline recovered one simulated task's ground truth.
 ///

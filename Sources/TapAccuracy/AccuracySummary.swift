@@ -1,5 +1,6 @@
 import Foundation
 import TapKit
+import TapSim
 
 /// One row of an accuracy report: a task, or `overall` (every tap pooled).
 public struct AccuracyRow: Sendable, Equatable, Codable {
