@@ -50,6 +50,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // The maintainers' benchmarks and evaluation tables (make bench), not shipped.
+        .executableTarget(name: "tapkit-bench", dependencies: [
+            "TapCapture", "TapMetronome", "TapTempo",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
         // Helpers shared by the test targets (seeded generator, running the CLI).
         .target(name: "TapTestSupport", path: "Tests/TapTestSupport"),
         .testTarget(name: "TapAudioTests", dependencies: ["TapAudio", "TapTestSupport"]),
@@ -60,7 +66,7 @@ let package = Package(
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapAudio", "TapSim", "TapAccuracy", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport"]),
-        .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics", "TapTestSupport", "tapkit"]),
+        .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics", "TapTestSupport", "tapkit", "tapkit-bench"]),
         .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "TapData", "TapMetronome", "tapkit", "TapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

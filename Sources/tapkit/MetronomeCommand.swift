@@ -9,7 +9,7 @@ struct MetronomeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "metronome",
         abstract: "Exact metronome click tracks and their onset lists.",
-        subcommands: [MetronomeRenderCommand.self, MetronomePlayCommand.self, MetronomeBenchCommand.self])
+        subcommands: [MetronomeRenderCommand.self, MetronomePlayCommand.self])
 }
 
 struct MetronomeRenderCommand: ParsableCommand {

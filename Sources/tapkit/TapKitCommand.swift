@@ -12,7 +12,7 @@ struct TapKitCommand: ParsableCommand {
             reported on stderr, the rest are analysed), 2 for a usage error.
             """,
         version: tapkitVersion,
-        subcommands: [LatencyCommand.self, OnsetsCommand.self, SimulateCommand.self, EvaluateCommand.self, ResampleCommand.self, MetronomeCommand.self, TempoCommand.self, TempoReportCommand.self, DevicesCommand.self, RunCommand.self, CaptureBenchCommand.self])
+        subcommands: [LatencyCommand.self, OnsetsCommand.self, SimulateCommand.self, EvaluateCommand.self, ResampleCommand.self, MetronomeCommand.self, TempoCommand.self, DevicesCommand.self, RunCommand.self])
 
     /// Maps argument errors to exit status 2, as documented, instead of the parser's 64.
     static func main() {

@@ -58,7 +58,7 @@ import TapTestSupport
     /// The maintainers' report behind Docs/tap-tempo.md runs and compares TapKit with the
     /// baselines, condition by condition.
     @Test func evaluationReport() throws {
-        let run = try runTapKit(["tempo-report", "--trials", "50", "--tempos", "120", "--comparison-only"])
+        let run = try runTapKit(["tempo-report", "--trials", "50", "--tempos", "120", "--comparison-only"], binary: tapkitBenchBinary)
         #expect(run.status == 0, "\(run.stderr)")
         for condition in ["steady", "mis-taps", "skips", "switch ×2", "switch ×½", "switch ×1.3", "switch ×0.77"] {
             #expect(run.stdout.contains("| 120 | \(condition) |"), "\(condition)")

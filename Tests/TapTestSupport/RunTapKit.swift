@@ -12,24 +12,30 @@ public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathCompone
     .deletingLastPathComponent().path
 
 /// The `tapkit` executable SwiftPM built beside the test bundle.
-public let tapkitBinary: String = {
+public let tapkitBinary: String = builtExecutable("tapkit")
+
+/// The maintainers' `tapkit-bench` executable, built beside the test bundle.
+public let tapkitBenchBinary: String = builtExecutable("tapkit-bench")
+
+/// An executable product SwiftPM built beside the test bundle.
+func builtExecutable(_ name: String) -> String {
     let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    var candidates = [besideTests.appendingPathComponent("tapkit").path]
+    var candidates = [besideTests.appendingPathComponent(name).path]
     // Bundles on some platforms nest the test binary a few levels deep.
     var directory = besideTests
     for _ in 0..<4 {
         directory = directory.deletingLastPathComponent()
-        candidates.append(directory.appendingPathComponent("tapkit").path)
+        candidates.append(directory.appendingPathComponent(name).path)
     }
-    candidates.append(packageRoot + "/.build/debug/tapkit")
+    candidates.append(packageRoot + "/.build/debug/" + name)
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
-}()
+}
 
 /// Runs `tapkit` with arguments and collects its output; `input` becomes its standard input
 /// (the test's own by default).
-public func runTapKit(_ arguments: [String], input: Pipe? = nil) throws -> CommandResult {
+public func runTapKit(_ arguments: [String], input: Pipe? = nil, binary: String = tapkitBinary) throws -> CommandResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: tapkitBinary)
+    process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
     if let input { process.standardInput = input }
     let out = Pipe(), err = Pipe()

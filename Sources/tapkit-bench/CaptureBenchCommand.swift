@@ -1,14 +1,12 @@
 import ArgumentParser
 import Foundation
 import TapCapture
-import TapKit
 
 /// Measures the playback-capture process callback (Scripts/bench runs it on a dummy server).
 struct CaptureBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "capture-bench",
-        abstract: "Time the playback-capture process callback on a running JACK server.",
-        shouldDisplay: false)
+        commandName: "capture",
+        abstract: "Time the playback-capture process callback on a running JACK server.")
 
     @Option(help: "JACK server name.")
     var server: String?
@@ -19,7 +17,7 @@ struct CaptureBenchCommand: ParsableCommand {
     func run() throws {
         let client: JackClient
         do { client = try JackClient(name: "tapkit-bench", serverName: server) } catch {
-            printError("error: \(error)")
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
         }
         let frames = Int(seconds * client.sampleRate)
@@ -38,7 +36,7 @@ struct CaptureBenchCommand: ParsableCommand {
         guard !times.isEmpty else { throw ExitCode(1) }
         let mean = times.reduce(0, +) / Double(times.count)
         let p99 = times[min(times.count - 1, Int(0.99 * Double(times.count)))]
-        printOutput(String(format: "| %d | %d | %.2f | %.2f | %.2f | %d | %d |\n", report.periodFrames, report.cycles,
-                           mean, p99, times.last!, report.xruns, report.droppedFrames))
+        print(String(format: "| %d | %d | %.2f | %.2f | %.2f | %d | %d |\n", report.periodFrames, report.cycles,
+                           mean, p99, times.last!, report.xruns, report.droppedFrames), terminator: "")
     }
 }

@@ -3,12 +3,11 @@ import Foundation
 import Synchronization
 import TapTempo
 
-/// Regenerates the tap-tempo evaluation tables of Docs/tap-tempo.md (hidden: for maintainers).
+/// Regenerates the tap-tempo evaluation tables of Docs/tap-tempo.md.
 struct TempoReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tempo-report",
-        abstract: "Evaluate the tap-tempo estimators on simulated tappers and print Markdown tables.",
-        shouldDisplay: false)
+        abstract: "Evaluate the tap-tempo estimators on simulated tappers and print Markdown tables.")
 
     @Option(help: "Trials per condition.") var trials = 1_000
     @Option(help: "Seed of the simulated tappers.") var seed: UInt64 = 1

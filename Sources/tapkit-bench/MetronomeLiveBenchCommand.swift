@@ -3,11 +3,10 @@ import Foundation
 import TapMetronome
 
 /// Measures the live metronome's render call (Scripts/bench runs it).
-struct MetronomeBenchCommand: ParsableCommand {
+struct MetronomeLiveBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-live",
-        abstract: "Time LiveMetronome.render(into:) per period at 120 BPM in 4/4.",
-        shouldDisplay: false)
+        commandName: "metronome-live",
+        abstract: "Time LiveMetronome.render(into:) per period at 120 BPM in 4/4.")
 
     @Option(help: "Seconds of metronome rendered per row.")
     var seconds = 600.0
