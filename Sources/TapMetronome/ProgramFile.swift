@@ -294,7 +294,28 @@ private struct ProgramParser {
             guard muted.bars.upperBound <= totalBars else { throw error(muted.line, muted.column, "bar \(muted.bars.upperBound) is beyond the program's \(totalBars) bars") }
             program.mutedBars.formUnion(muted.bars)
         }
+        try checkTiming()
         return program
+    }
+
+    /// Lays the program out in time (as rendering will, at any rate) so that what only the
+    /// timing shows is reported at its line: a phase shift that would reverse the interval
+    /// before its beat, the 48-hour and click limits, fractions beyond 64 bits.
+    func checkTiming() throws(MetronomeError) {
+        let lastBars = sectionLines.last ?? 1
+        do {
+            let layout = try ProgramLayout(program)
+            try ProgramSchedule.checkSize(program, layout)
+        } catch .outOfRange(let what, let value, let range) {
+            for (perturbation, at) in zip(program.perturbations, perturbationTokens) {
+                if case .phaseShift(let beat, _) = perturbation, what == "phase shift at beat \(beat)" {
+                    throw error(at.line, at.column, "\(what): \(value) is out of range (\(range))")
+                }
+            }
+            throw error(lastBars, 1, "the program up to here: \(what) \(value) is out of range (\(range))")
+        } catch let problem {
+            throw error(lastBars, 1, "the program up to here: \(problem)")
+        }
     }
 }
 

@@ -76,7 +76,7 @@ public struct ProgramSchedule: Sendable {
 
     /// Refuses muted bars and a continuation beyond the program, and programs too large to
     /// compile (before any click is built).
-    private static func checkSize(_ program: MetronomeProgram, _ layout: ProgramLayout) throws(MetronomeError) {
+    static func checkSize(_ program: MetronomeProgram, _ layout: ProgramLayout) throws(MetronomeError) {
         if let bar = program.mutedBars.max(), bar > layout.totalBars {
             throw .outOfRange("muted bar", "\(bar)", "1–\(layout.totalBars), the program's bars")
         }

@@ -77,6 +77,12 @@ import TapTestSupport
         ("tempo 120\nbars 4\nsilent-after 5\nsilent-after 6\n", 4, 1, "a second silent-after"),
         ("tempo 120\nbars 4\nperiod-step 2 0.001 ms\n", 3, 15, "period 1/1000 ms is not in 60000/999–60000 ms"),
         ("tempo 120\r\nbars 2\r\nmute x\r\n", 3, 6, "'x' is not a bar or a range of bars"),
+        // Found only once the program is laid out in time, still named by line.
+        ("tempo 120\nbars 4\nphase-shift 3 -600\n", 3, 13, "phase shift at beat 3: -600 ms is out of range (less than the 500.0 ms"),
+        ("tempo 1\nbars 500\nbars 500\n", 3, 1, "program length 66.7 h is out of range"),
+        ("tempo 120\nmeter 4//4\nbars 1\n", 2, 7, "meter '4//4'"),
+        ("tempo +120\nbars 1\n", 1, 7, "tempo '+120'"),
+        ("tempo 120\nbars 1\nmaster-volume 0x1p-1\n", 3, 15, "'0x1p-1'"),
     ])
     func errorsNameLineAndColumn(text: String, line: Int, column: Int, message: String) {
         do {
