@@ -2,7 +2,10 @@
 SWIFT ?= swift
 RELEASE = .build/release
 
-.PHONY: deps build demo test bench fixtures clean
+PREFIX ?= /usr/local
+MANUALS = .build/plugins/GenerateManual/outputs/tapkit
+
+.PHONY: deps build demo test bench fixtures install uninstall clean
 
 deps:
 	@Scripts/install-deps
@@ -23,6 +26,25 @@ bench: deps
 
 fixtures: build
 	Scripts/regenerate-fixtures
+
+# The binary, its manual page (from the command's own help, by argument-parser's
+# generate-manual) and bash, zsh and fish completions, under $(DESTDIR)$(PREFIX).
+install: build
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(RELEASE)/tapkit $(DESTDIR)$(PREFIX)/bin/tapkit
+	install -m 644 $(MANUALS)/tapkit*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	$(RELEASE)/tapkit --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tapkit
+	$(RELEASE)/tapkit --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tapkit
+	$(RELEASE)/tapkit --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tapkit.fish
+	@echo "installed tapkit $$($(RELEASE)/tapkit --version) under $(DESTDIR)$(PREFIX)" >&2
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/tapkit $(DESTDIR)$(PREFIX)/share/man/man1/tapkit*.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tapkit \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tapkit $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tapkit.fish
 
 clean:
 	rm -rf .build
