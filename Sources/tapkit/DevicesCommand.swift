@@ -25,23 +25,25 @@ struct DevicesCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(1)
         }
+        // JACK's own rule for a client that names no server.
+        let serverName = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "default"
         let ports = client.ports()
         let columns = ["port", "kind", "direction", "physical"]
         let rows = ports.map { [$0.name, $0.kind.rawValue, $0.isSource ? "source" : "sink", $0.isPhysical ? "yes" : "no"] }
         switch format {
         case .json:
             struct Document: Encodable {
-                var server: String?
+                var server: String
                 var sample_rate: Double
                 var period_frames: Int
                 var ports: [JackPort]
             }
-            printOutput(try renderJSON(Document(server: server, sample_rate: client.sampleRate,
+            printOutput(try renderJSON(Document(server: serverName, sample_rate: client.sampleRate,
                                                 period_frames: client.periodFrames, ports: ports)))
         case .csv:
             printOutput(renderCSV(columns: columns, rows: rows))
         case .table:
-            printOutput("JACK server \(server.map { "'\($0)'" } ?? "(default)"): \(Int(client.sampleRate)) Hz, "
+            printOutput("JACK server '\(serverName)': \(Int(client.sampleRate)) Hz, "
                         + "period \(client.periodFrames) frames\n\n" + renderTable(columns: columns, rows: rows))
         }
     }

@@ -22,7 +22,7 @@ struct LatencyCommand: ParsableCommand {
     @Flag(help: "Include every matched pair (touch, onset, latency).")
     var pairs = false
 
-    @Option(help: "Tasks analysed in parallel (default: one per core).")
+    @Option(help: "Tasks analysed in parallel; the default is one per core.")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     @OptionGroup var onsetOptions: OnsetOptions

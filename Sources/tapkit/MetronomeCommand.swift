@@ -22,7 +22,7 @@ struct MetronomeRenderCommand: ParsableCommand {
             metronome starts at frame round(k × 60 / BPM × rate), however long it runs. The onset \
             list (CSV: time, frame, bar, beat, subdivision, kind, played) is the ground truth for \
             asynchrony analysis. Either give the settings as options, or a program file with \
-            --program (sections, ramps, perturbations: see Docs/metronome.md). Both files are \
+            --program (sections, ramps, perturbations: see the metronome documentation). Both files are \
             written to temporary names and renamed at the end, so a failure never leaves half a file.
             """)
 

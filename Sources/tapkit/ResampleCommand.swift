@@ -10,7 +10,7 @@ struct ResampleCommand: ParsableCommand {
         commandName: "resample",
         abstract: "Convert an audio file to another sample rate, every channel, with exact timing.",
         discussion: """
-            Band-limited conversion (Kaiser-windowed sinc, Docs/algorithms.md): a sound at time t \
+            Band-limited conversion (Kaiser-windowed sinc): a sound at time t \
             in the input is at time t in the output, and N input frames become \
             round(N × rate / input rate) output frames. The output format follows the output's \
             extension (wav: 16-bit, or 32-bit float with --float; flac; aiff; ogg). The output \

@@ -12,7 +12,7 @@ struct SimulateCommand: ParsableCommand {
             attack and timbre at the chosen SNRs, background noise, mains hum, metronome bleed, \
             knocks and coughs, silent taps, missed and spurious touches, and touch timestamps late \
             by about 15 ± 5 ms on audio-buffer boundaries. The same seed gives the same files, bit \
-            for bit. See Docs/accuracy.md for the models.
+            for bit. The accuracy documentation describes the models.
             """)
 
     @Argument(help: "Output folder (created if needed; an existing one must be empty unless --overwrite).")
@@ -30,8 +30,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Seed of every random choice.")
     var seed: UInt64 = 1
 
-    @Option(help: "Preset: tapit (default), clean or hard.")
-    var preset = "tapit"
+    @Option(help: "The recording conditions: tapit (Tap-It's), clean or hard. (Not an onset --preset.)")
+    var scenario = "tapit"
 
     @Option(help: "Length of each task, seconds.", transform: strictDecimal)
     var duration: Double?
@@ -50,11 +50,11 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         var configuration: SimulationConfiguration
-        switch preset.lowercased() {
+        switch scenario.lowercased() {
         case "tapit", "tap-it", "default": configuration = .tapIt
         case "clean": configuration = .clean
         case "hard": configuration = .hard
-        default: throw ValidationError("unknown preset '\(preset)'; choose tapit, clean or hard")
+        default: throw ValidationError("unknown scenario '\(scenario)'; choose tapit, clean or hard")
         }
         if let duration { configuration.taskDuration = duration }
         if let channels { configuration.channels = channels }

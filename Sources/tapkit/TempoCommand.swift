@@ -17,7 +17,7 @@ struct TempoCommand: ParsableCommand {
             line on stderr shows the tempo; the last reading goes to stdout at the end. With \
             --from FILE (one time in seconds per line, as Tap-It's .txt files) or --from-audio \
             FILE (tap onsets found by TapOnsets), the reading after every tap is printed. The \
-            estimator is TapKit's (Docs/tap-tempo.md) unless --estimator says otherwise.
+            estimator is TapKit's (see the tap-tempo documentation) unless --estimator says otherwise.
             """)
 
     @Option(help: "A file of tap times in seconds, one per line (Tap-It .txt files included).")
