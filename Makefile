@@ -5,7 +5,9 @@ RELEASE = .build/release
 PREFIX ?= /usr/local
 MANUALS = .build/plugins/GenerateManual/outputs/tapkit
 
-.PHONY: deps build demo test bench fixtures install uninstall clean
+DOC_TARGETS = TapAudio TapStatistics TapOnsets TapMatching TapData TapKit TapMetronome TapTempo TapCapture TapSim TapAccuracy
+
+.PHONY: deps build demo test docs bench fixtures install uninstall clean
 
 deps:
 	@Scripts/install-deps
@@ -19,6 +21,12 @@ demo: build
 test: deps
 	Scripts/clear-stale-jack
 	$(SWIFT) test
+	$(MAKE) docs
+
+# The DocC catalogs and every public symbol's comment, built by swift-docc-plugin
+# (archives in .build/plugins/Swift-DocC/outputs).
+docs:
+	$(SWIFT) package generate-documentation $(DOC_TARGETS:%=--target %)
 
 bench: deps
 	WITH_PEERS=1 Scripts/install-deps
