@@ -18,10 +18,9 @@ build: deps
 demo: build
 	$(RELEASE)/tapkit latency Fixtures/data
 
-test: deps
+test: deps docs
 	Scripts/clear-stale-jack
 	$(SWIFT) test
-	$(MAKE) docs
 
 # The DocC catalogs and every public symbol's comment, built by swift-docc-plugin
 # (archives in .build/plugins/Swift-DocC/outputs).
