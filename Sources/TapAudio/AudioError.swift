@@ -40,6 +40,7 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The message: the file, then what is wrong with it.
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):

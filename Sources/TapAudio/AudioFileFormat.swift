@@ -19,6 +19,7 @@ public enum AudioFileFormat: String, Sendable, CaseIterable, CustomStringConvert
     /// OGG Vorbis (lossy; for stimuli, not for recordings to be analysed).
     case oggVorbis
 
+    /// The format's name, as `--audio-format` takes it.
     public var description: String { rawValue }
 
     /// The format a file name's extension suggests (`.wav` → 16-bit WAV, `.flac` → 16-bit

@@ -6,6 +6,7 @@ public enum ChannelSelection: Sendable, Equatable, CustomStringConvertible {
     /// One channel, 0-based.
     case channel(Int)
 
+    /// `mix`, or the channel's 1-based number as the command line takes it.
     public var description: String {
         switch self {
         case .mix: return "mix"

@@ -13,6 +13,7 @@ public enum AnalysisError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The message, naming the file.
     public var description: String {
         switch self {
         case .data(let error): return error.description

@@ -15,6 +15,7 @@ public struct RenderedMetronome: Sendable {
 public struct ClickRenderer: Sendable {
     /// The clicks, in frame order.
     public let clicks: [ClickEvent]
+    /// The sounds each click kind plays.
     public let sounds: ClickSounds
     /// Frames in the whole track.
     public let frameCount: Int

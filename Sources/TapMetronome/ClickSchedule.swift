@@ -27,7 +27,9 @@ public struct ClickEvent: Sendable, Hashable {
 /// Every click of a steady metronome, bar by bar, at a sample rate: positions are exact
 /// fractions of a whole note, turned into a frame by one rounding of their exact time.
 public struct ClickSchedule: Sendable {
+    /// The settings the clicks follow.
     public let settings: MetronomeSettings
+    /// Frames per second of the click frames.
     public let sampleRate: Int
     /// The clicks of one bar.
     let pattern: [PatternClick]

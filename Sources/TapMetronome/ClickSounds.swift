@@ -3,8 +3,11 @@ import TapAudio
 
 /// The three sounds a metronome plays: accent, beat and subdivision, at one sample rate.
 public struct ClickSounds: Sendable, Equatable {
+    /// The sound of a bar's first beat (mono samples at the render rate).
     public var accent: [Float]
+    /// The sound of the other beats.
     public var beat: [Float]
+    /// The sound of subdivisions between beats.
     public var subdivision: [Float]
 
     /// The sound of a kind of click.

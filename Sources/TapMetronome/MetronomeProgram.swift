@@ -36,6 +36,7 @@ public struct MetronomeProgram: Sendable, Hashable {
         /// Every click of the section is silent (for example the continuation phase).
         public var silent = false
 
+        /// A section of `bars` bars with `settings`, optionally ramping linearly in time to `rampTo` BPM, optionally silent.
         public init(settings: MetronomeSettings, bars: Int, rampTo: Rational? = nil, silent: Bool = false) {
             self.settings = settings
             self.bars = bars
@@ -74,10 +75,12 @@ public struct MetronomeProgram: Sendable, Hashable {
         }
         /// Half-width (uniform) or standard deviation (normal), in milliseconds, 0…1000.
         public var milliseconds: Rational
+        /// Uniform within ±`milliseconds`, or normal with that SD.
         public var distribution: Distribution
         /// Same seed, same displacements, on every platform.
         public var seed: UInt64
 
+        /// Jitter of `milliseconds` (the half-width, or the SD), drawn reproducibly from `seed`.
         public init(milliseconds: Rational, distribution: Distribution = .uniform, seed: UInt64) {
             self.milliseconds = milliseconds
             self.distribution = distribution

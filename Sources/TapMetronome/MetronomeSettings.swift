@@ -78,6 +78,7 @@ public enum MetronomeError: Error, Sendable, Equatable, CustomStringConvertible 
     /// many sections): what was being computed.
     case inexact(String)
 
+    /// The message, naming the value and its allowed range (or the file, line and column).
     public var description: String {
         switch self {
         case .outOfRange(let what, let value, let range): return "\(what) \(value) is out of range (\(range))"

@@ -35,6 +35,7 @@ public struct NoteValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `8`, `4.` (dotted): the note as the command line writes it.
     public var description: String { "\(denominator)" + String(repeating: ".", count: dots) }
 }
 
@@ -65,5 +66,6 @@ public struct Meter: Sendable, Hashable, CustomStringConvertible {
     /// The natural beat unit: one 1/d note.
     public var naturalBeatUnit: NoteValue { NoteValue(denominator: denominator)! }
 
+    /// `7/8`.
     public var description: String { "\(numerator)/\(denominator)" }
 }

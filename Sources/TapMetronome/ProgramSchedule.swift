@@ -3,7 +3,9 @@ import TapStatistics
 /// Every click of a ``MetronomeProgram`` at a sample rate, each an exact time rounded to a
 /// frame once.
 public struct ProgramSchedule: Sendable {
+    /// The program compiled.
     public let program: MetronomeProgram
+    /// Frames per second of every click frame.
     public let sampleRate: Int
     /// Every click, count-in included, in frame order.
     public let clicks: [ClickEvent]
@@ -72,6 +74,7 @@ public struct ProgramSchedule: Sendable {
     /// The most clicks and the longest program compiled at once: 24 hours of subdivisions 2–9 at
     /// 120 BPM is 4.8 million clicks.
     public static let maximumClicks = 20_000_000
+    /// The longest program compiled at once, hours.
     public static let maximumHours = 48
 
     /// Refuses muted bars and a continuation beyond the program, and programs too large to

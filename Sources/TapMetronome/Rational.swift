@@ -59,18 +59,23 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
         self = value
     }
 
+    /// The exact sum (traps on 64-bit overflow; `plus(_:)` reports it instead).
     public static func + (a: Rational, b: Rational) -> Rational {
         Rational(wide: Int128(a.numerator) * Int128(b.denominator) + Int128(b.numerator) * Int128(a.denominator),
                  Int128(a.denominator) * Int128(b.denominator))
     }
+    /// The exact difference (traps on 64-bit overflow; `minus(_:)` reports it instead).
     public static func - (a: Rational, b: Rational) -> Rational { a + Rational(-b.numerator, b.denominator) }
+    /// The exact product (traps on 64-bit overflow; `times(_:)` reports it instead).
     public static func * (a: Rational, b: Rational) -> Rational {
         Rational(wide: Int128(a.numerator) * Int128(b.numerator), Int128(a.denominator) * Int128(b.denominator))
     }
+    /// The exact quotient; `b` must not be zero.
     public static func / (a: Rational, b: Rational) -> Rational {
         precondition(b.numerator != 0, "division by zero")
         return a * Rational(b.denominator, b.numerator)
     }
+    /// Exact comparison, in wide arithmetic.
     public static func < (a: Rational, b: Rational) -> Bool {
         Int128(a.numerator) * Int128(b.denominator) < Int128(b.numerator) * Int128(a.denominator)
     }
@@ -81,6 +86,7 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// The value as a `Double` (for display and for times in seconds).
     public var doubleValue: Double { Double(numerator) / Double(denominator) }
 
+    /// `3` or `241/2`.
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
 }
 

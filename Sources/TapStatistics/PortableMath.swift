@@ -6,13 +6,21 @@
 /// Cody & Waite (1980) with fdlibm's split constants; the reduced arguments are evaluated by
 /// truncated Taylor / atanh series in Horner form.
 public enum PortableMath {
+    /// ln 2, high part (fdlibm's split, exact in 33 bits).
     public static let ln2Hi = 6.93147180369123816490e-01
+    /// ln 2, low part: ln2Hi + ln2Lo is ln 2 to double-double precision.
     public static let ln2Lo = 1.90821492927058770002e-10
+    /// ln 2, correctly rounded.
     public static let ln2 = 0.693147180559945286226763982995180413
+    /// ln 10, correctly rounded.
     public static let ln10 = 2.302585092994045684017991454684364208
+    /// π, correctly rounded.
     public static let pi = 3.141592653589793115997963468544185162
+    /// 2π, correctly rounded.
     public static let twoPi = 6.283185307179586231995926937088370323
+    /// π/2, high part (fdlibm's split for argument reduction).
     public static let piOver2Hi = 1.57079632673412561417e+00
+    /// π/2, low part: piOver2Hi + piOver2Lo is π/2 to double-double precision.
     public static let piOver2Lo = 6.07710050650619224932e-11
 
     /// eˣ.

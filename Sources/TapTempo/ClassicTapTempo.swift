@@ -15,11 +15,13 @@ public struct ClassicTapTempo: TapTempoEstimator {
     private var last: Double?
     private var intervals = 0
 
+    /// The recipe with its usual constants: a 2 s timeout and ±25 % tolerance.
     public init(timeout: Double = 2, tolerance: Double = 0.25) {
         self.timeout = timeout
         self.tolerance = tolerance
     }
 
+    /// Adds a tap at `time` (seconds, increasing) and returns the reading after it.
     public mutating func tap(at time: Double) -> TempoReading {
         var reset = false
         if let last, time - last > timeout {
@@ -47,6 +49,7 @@ public struct ClassicTapTempo: TapTempoEstimator {
         return TempoReading(bpm: bpm, confidence: intervals >= 2 ? 1 - 1 / Double(intervals) : 0, tapsUsed: intervals + 1, reset: reset)
     }
 
+    /// Forgets every tap.
     public mutating func reset() {
         first = nil
         last = nil

@@ -11,18 +11,23 @@ public struct IntervalTapTempo: TapTempoEstimator {
         case interquartileMean
     }
 
+    /// How the intervals are summarised.
     public var summary: Summary
+    /// Intervals kept (the most recent).
     public var window: Int
+    /// Seconds without a tap after which the history is cleared.
     public var timeout: Double
     private var last: Double?
     private var intervals: [Double] = []
 
+    /// A baseline summarising the last `window` intervals, cleared after `timeout` s.
     public init(_ summary: Summary, window: Int = 16, timeout: Double = 2) {
         self.summary = summary
         self.window = window
         self.timeout = timeout
     }
 
+    /// Adds a tap at `time` (seconds, increasing) and returns the reading after it.
     public mutating func tap(at time: Double) -> TempoReading {
         var reset = false
         if let last, time - last > timeout {
@@ -49,6 +54,7 @@ public struct IntervalTapTempo: TapTempoEstimator {
                             tapsUsed: intervals.count + 1, reset: reset)
     }
 
+    /// Forgets every tap.
     public mutating func reset() {
         last = nil
         intervals.removeAll()

@@ -20,15 +20,18 @@ public struct TapperCondition: Sendable, Hashable {
     public var skipRate = 0.0
     /// The tempo is multiplied by this at beat `switchBeat` (nil: no switch).
     public var switchFactor: Double?
+    /// The beat at which the tempo switches.
     public var switchBeat = 8
     /// Beats tapped.
     public var beats = 40
 
+    /// Steady tapping at `bpm` with typical noise and no mistakes; set the rest as needed.
     public init(bpm: Double) { self.bpm = bpm }
 }
 
 /// The taps of one simulated trial: times, and the tempo in force at each.
 public struct SimulatedTaps: Sendable {
+    /// Tap times, seconds, increasing.
     public var times: [Double]
     /// True BPM at each tap.
     public var bpm: [Double]

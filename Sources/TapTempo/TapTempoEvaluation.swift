@@ -9,6 +9,7 @@ public enum TapTempoEvaluation {
         case median = "median"
         case interquartileMean = "interquartile mean"
 
+        /// A fresh estimator of this kind with its default settings.
         public func make() -> any TapTempoEstimator {
             switch self {
             case .tapKit: return TapTempoTracker()
@@ -21,12 +22,14 @@ public enum TapTempoEvaluation {
 
     /// How steady the simulated person is: the two levels of the Wing–Kristofferson model.
     public struct TapperNoise: Sendable, Hashable {
+        /// `typical`, `unsteady` or `steady`.
         public var name: String
         /// Timer SD as a fraction of the period.
         public var timerSD: Double
         /// Motor SD, seconds.
         public var motorSD: Double
 
+        /// A named noise level.
         public init(name: String, timerSD: Double, motorSD: Double) {
             self.name = name
             self.timerSD = timerSD
@@ -46,9 +49,13 @@ public enum TapTempoEvaluation {
 
     /// One estimator in one condition.
     public struct Row: Sendable {
+        /// The condition: steady, mis-taps, skips or a switch.
         public var condition: String
+        /// The tempo, before any switch.
         public var bpm: Double
+        /// The simulated tapper's noise.
         public var noise: TapperNoise
+        /// The estimator evaluated.
         public var estimator: Estimator
         /// RMSE in BPM after 4, 8 and 16 taps (counted from the switch where there is one).
         public var rmse: [Int: Double]
@@ -56,6 +63,7 @@ public enum TapTempoEvaluation {
         /// through 16 taps (every switch is 30 % or more, so that is nearer the new tempo than
         /// the old): median and 95th percentile (nil without a switch).
         public var relockMedian: Double?
+        /// The 95th percentile of the same (nil without a switch).
         public var relock95: Double?
         /// Each trial's squared error after 4, 8 and 16 taps, for paired comparisons.
         public var squaredErrors: [Int: [Double]]
@@ -68,6 +76,7 @@ public enum TapTempoEvaluation {
         /// 95 % confidence interval of the ratio, from the paired trials (delta method on the
         /// log of the mean squared errors).
         public var low: Double
+        /// Upper end of the 95 % interval.
         public var high: Double
     }
 

@@ -11,6 +11,7 @@ public struct TempoReading: Sendable, Equatable {
     /// True when this tap started a new history (timeout, or a change of tempo).
     public var reset: Bool
 
+    /// A reading from its parts.
     public init(bpm: Double?, confidence: Double, tapsUsed: Int, reset: Bool) {
         self.bpm = bpm
         self.confidence = confidence
