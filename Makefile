@@ -5,7 +5,7 @@ RELEASE = .build/release
 PREFIX ?= /usr/local
 MANUALS = .build/plugins/GenerateManual/outputs/tapkit
 
-DOC_TARGETS = TapAudio TapStatistics TapOnsets TapMatching TapData TapKit TapMetronome TapTempo TapCapture TapSim TapAccuracy
+DOC_TARGETS = TapAudio TapStatistics TapOnsets TapMatching TapData TapKit TapMetronome TapTempo TapInput TapCapture TapSim TapAccuracy
 
 .PHONY: deps build demo test docs bench fixtures install uninstall clean
 

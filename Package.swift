@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TapTempo", targets: ["TapTempo"]),
         .library(name: "TapMetronome", targets: ["TapMetronome"]),
         .library(name: "TapCapture", targets: ["TapCapture"]),
+        .library(name: "TapInput", targets: ["TapInput"]),
         .library(name: "TapSim", targets: ["TapSim"]),
         .executable(name: "tapkit", targets: ["tapkit"]),
     ],
@@ -42,13 +43,14 @@ let package = Package(
             "TapAudio", "TapData", "TapStatistics", .product(name: "Atomics", package: "swift-atomics"),
         ]),
         .target(name: "TapTempo", dependencies: ["TapStatistics"]),
-        // Collection.
+        // Collection. Tap inputs need no JACK: reading keys links no audio server.
+        .target(name: "TapInput", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
         .target(name: "TapCapture", dependencies: [
-            "TapAudio", "TapData", "TapMetronome", "CJack", .product(name: "Atomics", package: "swift-atomics"),
+            "TapAudio", "TapData", "TapInput", "TapMetronome", "CJack", .product(name: "Atomics", package: "swift-atomics"),
         ]),
 
         .executableTarget(name: "tapkit", dependencies: [
-            "TapKit", "TapAudio", "TapData", "TapSim", "TapAccuracy", "TapCapture", "TapMetronome", "TapTempo",
+            "TapKit", "TapAudio", "TapData", "TapSim", "TapAccuracy", "TapInput", "TapCapture", "TapMetronome", "TapTempo",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -69,7 +71,8 @@ let package = Package(
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapAudio", "TapSim", "TapAccuracy", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics", "TapTestSupport", "tapkit", "tapkit-bench"]),
-        .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "TapData", "TapMetronome", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "TapInput", "CJack", "TapAudio", "TapData", "TapMetronome", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapInputTests", dependencies: ["TapInput"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import TapInput
 import TapAudio
 import Atomics
 import CJack

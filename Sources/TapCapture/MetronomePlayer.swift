@@ -1,3 +1,4 @@
+import TapInput
 import Atomics
 import CJack
 import Foundation

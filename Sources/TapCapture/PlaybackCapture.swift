@@ -1,3 +1,4 @@
+import TapInput
 import Atomics
 import CJack
 import Foundation
@@ -38,15 +39,11 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     case jack(String)
     /// A file the run writes could not be created.
     case cannotCreate(path: String, reason: String)
-    /// An input device (`/dev/input/eventN`) could not be opened.
-    case cannotOpenInputDevice(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .jack(let message): return "JACK: \(message)"
         case .cannotCreate(let path, let reason): return "\(path): cannot create: \(reason)"
-        case .cannotOpenInputDevice(let path, let reason):
-            return "\(path): cannot open the input device: \(reason) (reading /dev/input usually needs the 'input' group)"
         }
     }
 }

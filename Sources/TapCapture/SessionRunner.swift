@@ -1,3 +1,4 @@
+import TapInput
 import Foundation
 import TapAudio
 import TapData

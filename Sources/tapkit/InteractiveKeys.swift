@@ -1,5 +1,5 @@
 import Foundation
-import TapCapture
+import TapInput
 #if canImport(Glibc)
 import Glibc
 #endif

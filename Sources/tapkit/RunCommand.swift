@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import TapCapture
+import TapInput
 import TapKit
 
 struct RunCommand: ParsableCommand {
@@ -105,7 +106,7 @@ struct RunCommand: ParsableCommand {
         }
         let device: InputDeviceReader?
         do {
-            device = try inputDevice.map { path throws(CaptureError) in
+            device = try inputDevice.map { path throws(InputError) in
                 try InputDeviceReader(path: path) { time in capture.tap(atMonotonicTime: time) }
             }
         } catch {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import TapCapture
+import TapInput
 
 /// Waits for the participant's Enter before each task and, with `--keyboard`, turns every key
 /// pressed during a task into a tap. One reader owns the terminal for the whole session, so a

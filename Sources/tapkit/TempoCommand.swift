@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TapCapture
+import TapInput
 import TapKit
 import TapTempo
 #if canImport(Glibc)

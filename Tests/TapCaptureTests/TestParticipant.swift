@@ -2,6 +2,7 @@ import TapAudio
 import CJack
 import Foundation
 @testable import TapCapture
+@testable import TapInput
 
 /// A JACK client standing in for a participant. It listens to an audio input and, in the same
 /// cycle and at the same frame offset where a sample exceeds 0.25 (a click), it

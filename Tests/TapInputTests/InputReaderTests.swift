@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import TapCapture
+@testable import TapInput
 
 @Suite struct InputEventDecoderTests {
     typealias Decoder = InputEventDecoder

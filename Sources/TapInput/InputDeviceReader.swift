@@ -18,8 +18,8 @@ public final class InputDeviceReader: @unchecked Sendable {  // immutable after 
     private let reader: DescriptorReader
 
     /// Opens the device (read access to `/dev/input/eventN` usually needs the `input` group).
-    /// - Throws: ``CaptureError/cannotOpenInputDevice(path:reason:)``.
-    public init(path: String, onTap: @escaping @Sendable (timespec) -> Void) throws(CaptureError) {
+    /// - Throws: ``InputError/cannotOpenInputDevice(path:reason:)``.
+    public init(path: String, onTap: @escaping @Sendable (timespec) -> Void) throws(InputError) {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw .cannotOpenInputDevice(path: path, reason: String(cString: strerror(errno)))
