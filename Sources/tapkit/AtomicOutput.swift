@@ -9,6 +9,8 @@ struct AtomicOutput {
     mutating func temporaryPath(for path: String) -> String {
         let temporary = path + ".partial-\(getpid())"
         pending.append((temporary, path))
+        // For the signal handler (removes them when interrupted) and for messages.
+        PendingTemporaries.shared.add(temporary: temporary, final: path)
         return temporary
     }
 

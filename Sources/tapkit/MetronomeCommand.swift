@@ -136,6 +136,10 @@ struct MetronomeRenderCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
+        // SIGINT, SIGTERM and SIGHUP remove the temporaries and end with status 1.
+        let outputs = [output] + (onsets.map { [$0] } ?? [])
+        let interruption = PendingTemporaries.shared.removeOnInterruption(outputs: outputs)
+        defer { interruption.cancel() }
         var files = AtomicOutput()
         do {
             let sounds = try soundOptions.sounds(sampleRate: rate)
@@ -159,10 +163,10 @@ struct MetronomeRenderCommand: ParsableCommand {
             if let onsets {
                 try onsetTable(schedule.clicks).write(toFile: files.temporaryPath(for: onsets), atomically: false, encoding: .utf8)
             }
-            try files.commit()
+            try PendingTemporaries.shared.committing { try files.commit() }
         } catch {
             files.discard()
-            printError("error: \(error)")
+            printError("error: " + PendingTemporaries.shared.message(for: error, outputs: outputs))
             throw ExitCode(1)
         }
     }

@@ -54,6 +54,9 @@ struct ResampleCommand: ParsableCommand {
     }
 
     func run() throws {
+        // SIGINT, SIGTERM and SIGHUP remove the temporary and end with status 1.
+        let interruption = PendingTemporaries.shared.removeOnInterruption(outputs: [output])
+        defer { interruption.cancel() }
         var files = AtomicOutput()
         let temporary = files.temporaryPath(for: output)
         do {
@@ -73,10 +76,10 @@ struct ResampleCommand: ParsableCommand {
                 }
             }
             try writer.close()
-            try files.commit()
+            try PendingTemporaries.shared.committing { try files.commit() }
         } catch {
             files.discard()
-            printError("error: \(error)")
+            printError("error: " + PendingTemporaries.shared.message(for: error, outputs: [output]))
             throw ExitCode(1)
         }
     }
