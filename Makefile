@@ -1,4 +1,5 @@
-# TapKit: `make demo` analyses the bundled example data, `make test` runs every test.
+# TapKit: `make demo` analyses the bundled example data, `make test` runs every test (then the
+# signal checks on the release binary, Scripts/check-release-signals).
 SWIFT ?= swift
 RELEASE = .build/release
 
@@ -16,6 +17,7 @@ demo: build
 test: deps
 	Scripts/clear-stale-jack
 	$(SWIFT) test
+	Scripts/check-release-signals
 
 bench: deps
 	WITH_PEERS=1 Scripts/install-deps

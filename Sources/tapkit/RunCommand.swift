@@ -13,8 +13,9 @@ struct RunCommand: ParsableCommand {
             user id with --randomize), plays the stimulus while recording the input port and the \
             MIDI taps on the same clock. Writes NNN_TT.wav, NNN_TT.txt (tap times, appended as \
             they happen), NNN_TT.json (sidecar) and NNN_play_order.txt into the data folder. \
-            Existing files are never overwritten without --overwrite. Ctrl-C ends the current \
-            task with valid files, marked incomplete in its sidecar.
+            Existing files are never overwritten without --overwrite. Ctrl-C, SIGTERM or SIGHUP \
+            ends the current task with valid files, marked incomplete in its sidecar, and exits \
+            with status 1.
             """)
 
     @Argument(help: "The experiment folder (stimuli and trackList.xml).")
@@ -91,18 +92,18 @@ struct RunCommand: ParsableCommand {
         }
         let capture = PlaybackCapture(client: client)
         let prompt = TaskPrompt(capture: capture, keyboard: keyboard, prompting: !noPrompt)
-        // Ctrl-C and SIGTERM end the current task cleanly instead of killing the process, and
-        // between tasks they end the session at the prompt.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
-        for source in sources {
-            source.setEventHandler {
-                capture.stop()
-                prompt.cancel()
-            }
-            source.resume()
+        // Ctrl-C, SIGTERM and SIGHUP (the terminal closed) end the current task cleanly instead
+        // of killing the process, and between tasks they end the session at the prompt. The
+        // trap lives until the `defer` at the end of `run`.
+        let signals = SignalTrap([SIGINT, SIGTERM, SIGHUP]) { number in
+            capture.stop(reason: "interrupted by \(signalName(number))")
+            prompt.cancel()
         }
+        defer { signals.cancel() }
+        // A stderr that is gone must not kill the session (SIGPIPE), and a file-size limit makes
+        // a write fail, ending the task with its sidecar, instead of killing it (SIGXFSZ).
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         let device: InputDeviceReader?
         do {
             device = try inputDevice.map { path throws(CaptureError) in
