@@ -66,6 +66,10 @@ public struct CaptureProgress: Sendable, Equatable {
     public var duration: Double
     /// Taps received so far.
     public var taps: Int
+    /// Frames at the start of the recording, as written so far, in which every sample is
+    /// exactly 0 (digital silence: nothing connected, a muted or dead input). It stops growing
+    /// at the first sample that is not 0.
+    public var leadingSilentFrames: Int = 0
 }
 
 /// Plays a stimulus and records the microphone in the same JACK process callback, so frame 0
@@ -91,6 +95,8 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
     private var tapCount = 0
     private var stopped = false
     private var stopReason: String?
+    /// See ``CaptureProgress/leadingSilentFrames``; written by the writer loop.
+    private var leadingSilentFrames = 0
     /// The recording's frame clock against JACK's system clock, for those taps.
     private var clock = FrameClock(sampleRate: 48_000)
     private var stampBuffer = [CycleStamp](repeating: CycleStamp(frame: 0, microseconds: 0, xruns: 0), count: 1_024)
@@ -178,7 +184,8 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         guard let state = activeState else { return nil }
         let rate = client.sampleRate
         return CaptureProgress(elapsed: Double(state.pointee.recorded.load(ordering: .relaxed)) / rate,
-                               duration: Double(state.pointee.totalFrames) / rate, taps: tapCount)
+                               duration: Double(state.pointee.totalFrames) / rate, taps: tapCount,
+                               leadingSilentFrames: leadingSilentFrames)
     }
 
     /// Plays `stimulus` (one array per output channel, equal lengths) at `sampleRate`; see
@@ -213,6 +220,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         if stopped { state.pointee.stopRequested.store(true, ordering: .releasing) }
         externalTaps = []
         tapCount = 0
+        leadingSilentFrames = 0
         clock = FrameClock(sampleRate: sampleRate)
         lock.unlock()
         defer {
@@ -297,6 +305,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         // next cycle, the rest of the ring is drained and dropped, and the files are closed with
         // what they hold.
         var writeError: AudioError?
+        var silentSoFar = true
         while true {
             let finished = state.pointee.finished.load(ordering: .acquiring)
             if !finished && feedError == nil {
@@ -327,6 +336,13 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
             }
             let count = buffer.withUnsafeMutableBufferPointer { state.pointee.ring.pop(into: $0.baseAddress!, maximum: $0.count) }
             if count > 0 {
+                if silentSoFar {
+                    let firstSound = buffer[0..<count].firstIndex { $0 != 0 }
+                    silentSoFar = firstSound == nil
+                    lock.lock()
+                    leadingSilentFrames += firstSound ?? count
+                    lock.unlock()
+                }
                 if writeError == nil {
                     do {
                         // libsndfile rewrites the WAV header after each of these writes.

@@ -15,7 +15,8 @@ struct RunCommand: ParsableCommand {
             they happen), NNN_TT.json (sidecar) and NNN_play_order.txt into the data folder. \
             Existing files are never overwritten without --overwrite. Ctrl-C, SIGTERM or SIGHUP \
             ends the current task with valid files, marked incomplete in its sidecar, and exits \
-            with status 1.
+            with status 1. Give --input, a tap input, or both: a session that would record \
+            neither is refused.
             """)
 
     @Argument(help: "The experiment folder (stimuli and trackList.xml).")
@@ -64,6 +65,10 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("choose one tap input: --midi-input, --keyboard or --input-device")
         }
         guard !(overwrite && keepPrevious) else { throw ValidationError("--overwrite and --keep-previous exclude each other") }
+        guard input != nil || tapInput != nil else {
+            throw ValidationError("this session would record nothing: give --input PORT (the microphone) and/or a tap input "
+                                  + "(--midi-input, --keyboard or --input-device); `tapkit devices` lists the ports")
+        }
     }
 
     private var tapInput: TapInput? {
@@ -119,14 +124,19 @@ struct RunCommand: ParsableCommand {
             prompt.finish()
         }
         let status = StatusLine(capture: capture)
+        // Digital silence through the first second of the first task: most likely nothing is
+        // connected to the input. Said once; the session goes on.
+        let silence = input.map { SilenceWatch(capture: capture, port: $0, status: status) }
         do {
             let sidecars = try runSession(plan, capture: capture, beforeTask: { index, count, stimulus in
                 if !noPrompt && !prompt.waitForEnter("task \(index) of \(count) (\(stimulus)): press Enter to start") {
                     return false
                 }
                 status.begin("task \(index) of \(count)")
+                if index == 1 { silence?.start() }
                 return true
             }, afterTask: { sidecar in
+                silence?.finish()
                 status.end()
                 printError("\(sidecar.task): \(sidecar.completed ? "done" : "stopped, kept as incomplete"), "
                            + "\(sidecar.taps) tap\(sidecar.taps == 1 ? "" : "s")"
@@ -139,9 +149,57 @@ struct RunCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         } catch let error as SessionError {
+            silence?.finish()
             status.end()
             printError("error: \(error)")
             throw ExitCode(1)
         }
+    }
+}
+
+/// Watches the first task's recording and warns, once, when its first second is digital
+/// silence (every sample exactly 0), which no microphone gives: the port is unconnected, muted
+/// or wrong. Reads the capture's progress from a timer, never the audio thread.
+final class SilenceWatch: @unchecked Sendable {  // `timer` is touched under `lock` only
+    private let capture: PlaybackCapture
+    private let port: String
+    private let status: StatusLine
+    private let lock = NSLock()
+    private var timer: (any DispatchSourceTimer)?
+
+    init(capture: PlaybackCapture, port: String, status: StatusLine) {
+        self.capture = capture
+        self.port = port
+        self.status = status
+    }
+
+    func start() {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + 0.1, repeating: 0.1)
+        timer.setEventHandler { [weak self] in self?.check() }
+        lock.lock()
+        self.timer = timer
+        lock.unlock()
+        timer.resume()
+    }
+
+    /// Stops watching (the first task is over).
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        timer?.cancel()
+        timer = nil
+    }
+
+    private func check() {
+        guard let progress = capture.progress, progress.leadingSilentFrames >= Int(capture.sampleRate) else { return }
+        lock.lock()
+        let watching = timer != nil
+        timer?.cancel()
+        timer = nil
+        lock.unlock()
+        guard watching else { return }
+        status.note("warning: the input \(port) has been at digital silence (every sample exactly 0) for the first "
+                    + "second: is the microphone connected to this port? Going on.")
     }
 }

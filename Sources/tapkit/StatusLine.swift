@@ -36,6 +36,13 @@ final class StatusLine: @unchecked Sendable {  // `timer` is set once, in init
         }
     }
 
+    /// Prints `message` on a line of its own above the status line.
+    func note(_ message: String) {
+        label.withLock { _ in
+            printError((timer != nil ? "\r\u{1B}[K" : "") + message)
+        }
+    }
+
     private func draw() {
         label.withLock { task in
             guard let task, let progress = capture.progress else { return }

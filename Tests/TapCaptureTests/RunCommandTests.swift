@@ -63,7 +63,8 @@ extension JackTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let missingPort = try runTapKit(["run", folder, "--user", "1", "--no-prompt", "--server", server.name, "--input", "nobody:mic"])
         #expect(missingPort.status == 1 && missingPort.stderr.contains("nobody:mic"))
-        let noServer = try runTapKit(["run", folder, "--user", "1", "--no-prompt", "--server", "tapkit-absent-\(UUID().uuidString.prefix(6))"])
+        let noServer = try runTapKit(["run", folder, "--user", "1", "--no-prompt", "--server", "tapkit-absent-\(UUID().uuidString.prefix(6))",
+                                      "--input", "system:capture_1"])
         #expect(noServer.status == 1 && noServer.stderr.contains("no JACK server"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/data"))
     }

@@ -133,4 +133,36 @@ extension JackTests {
         #expect(header.dataFrames > 48_000 && header.dataFrames == header.framesInFile, "\(header)")
         #expect(try AudioFileReader(path: copy + "/006_01.wav").info.frameCount == header.dataFrames)
     }
+
+    /// A session with no input port and no tap input would record nothing: refused as a usage
+    /// error before anything is touched (no server needed).
+    @Test func runRefusesASessionThatRecordsNothing() throws {
+        let (folder, _) = try experiment()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try runTapKit(["run", folder, "--user", "11", "--no-prompt", "--server", "tapkit-absent"])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("--input") && run.stderr.contains("--midi-input"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/data"))
+    }
+
+    /// An input at digital silence (the dummy driver's capture port delivers zeros) is warned
+    /// about once, during the first task, and the session goes on; an input with a noise floor
+    /// (the test participant) gives no warning.
+    @Test func runWarnsWhenTheInputIsDigitalSilence() throws {
+        let server = try JackServerFixture(rate: 48_000, period: 128)
+        let participant = try TestParticipant(serverName: server.name)
+        let (folder, _) = try experiment()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let silent = try runTapKit(["run", folder, "--user", "12", "--no-prompt", "--server", server.name,
+                                    "--input", "system:capture_1"])
+        #expect(silent.status == 0, "\(silent.stderr)")
+        #expect(silent.stderr.components(separatedBy: "digital silence").count == 2, "\(silent.stderr)")
+        #expect(silent.stderr.contains("system:capture_1"), "\(silent.stderr)")
+        #expect(try AudioFileReader(path: folder + "/data/012_02.wav").info.frameCount == 96_000)
+        let heard = try runTapKit(["run", folder, "--user", "13", "--no-prompt", "--server", server.name,
+                                   "--input", "participant:out", "--output", "participant:in"])
+        _ = participant
+        #expect(heard.status == 0, "\(heard.stderr)")
+        #expect(!heard.stderr.contains("silence"), "\(heard.stderr)")
+    }
 }
