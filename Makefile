@@ -1,4 +1,5 @@
-# TapKit: `make demo` analyses the bundled example data, `make test` runs every test.
+# TapKit: `make demo` analyses the bundled example data, `make test` builds the docs, checks
+# signal handling on the release binary (Scripts/check-release-signals) and runs every test.
 SWIFT ?= swift
 RELEASE = .build/release
 
@@ -20,6 +21,7 @@ demo: build
 
 test: deps docs
 	Scripts/clear-stale-jack
+	Scripts/check-release-signals
 	$(SWIFT) test
 
 # The DocC catalogs and every public symbol's comment, built by swift-docc-plugin

@@ -44,6 +44,15 @@ public enum AudioFileFormat: String, Sendable, CaseIterable, CustomStringConvert
         }
     }
 
+    /// True for the containers (WAV, AIFF) whose header states the data's length and can be
+    /// rewritten in place as the file grows.
+    var headerHoldsLength: Bool {
+        switch self {
+        case .wav16, .wav24, .wav32, .wavFloat, .aiff16: return true
+        case .flac16, .flac24, .oggVorbis: return false
+        }
+    }
+
     /// libsndfile's format code.
     var code: Int32 {
         switch self {

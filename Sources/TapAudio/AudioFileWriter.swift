@@ -2,9 +2,10 @@ import CSndFile
 
 /// Writes audio files block by block through libsndfile.
 ///
-/// Samples outside −1 … 1 are clipped (not wrapped) in integer formats. The header is
-/// rewritten after every block, so a file whose writer dies part-way stays valid and holds
-/// everything written so far.
+/// Samples outside −1 … 1 are clipped (not wrapped) in integer formats. In WAV and AIFF the
+/// header is rewritten after every block, so a file whose writer dies part-way (even killed
+/// with SIGKILL) stays valid and holds everything written so far. FLAC and Ogg Vorbis have no
+/// such header: their length is known only once the file is closed.
 public final class AudioFileWriter {
     /// The file being written.
     public let path: String
@@ -53,9 +54,12 @@ public final class AudioFileWriter {
         guard let handle = sf_open(path, Int32(SFM_WRITE), &sfInfo) else {
             throw .writeFailed(path: path, reason: String(cString: sf_strerror(nil)))
         }
-        var on: Int32 = 1  // SF_TRUE
-        sf_command(handle, Int32(SFC_SET_CLIPPING), &on, 0)
-        sf_command(handle, Int32(SFC_SET_UPDATE_HEADER_AUTO), &on, 0)
+        // Both switches take their value in `datasize` (SF_TRUE), not through the pointer.
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, 1)
+        if format.headerHoldsLength {
+            // libsndfile then rewrites the header after every `sf_writef_*` call.
+            sf_command(handle, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, 1)
+        }
         self.path = path
         self.channelCount = channelCount
         self.handle = handle

@@ -6,8 +6,9 @@ import TapAudio
 
 /// What one playback-capture run did.
 public struct CaptureReport: Sendable, Equatable {
-    /// True when the run reached its end; false when it was stopped (``PlaybackCapture/stop()``)
-    /// or the JACK server went away. The files hold everything captured until then either way.
+    /// True when the run reached its end; false when it was stopped (``PlaybackCapture/stop(reason:)``),
+    /// a file could not be written, or the JACK server went away. The files hold everything
+    /// captured until then either way.
     public var completed: Bool
     /// Frames written to the recording (every cycle from the first to the end of the run).
     public var recordedFrames: Int
@@ -31,6 +32,12 @@ public struct CaptureReport: Sendable, Equatable {
     public var periodFrames: Int
     /// Why the stimulus stopped playing part-way (a read error), which also ends the run.
     public var stimulusError: AudioError?
+    /// Why the recording or the tap list could not be written any further (a full disk), which
+    /// also ends the run. The files keep what was written before, the recording with a valid
+    /// header.
+    public var writeError: AudioError? = nil
+    /// The reason given to ``PlaybackCapture/stop(reason:)``, when the run was stopped.
+    public var stopReason: String? = nil
 }
 
 /// Errors of a capture run.
@@ -56,6 +63,10 @@ public struct CaptureProgress: Sendable, Equatable {
     public var duration: Double
     /// Taps received so far.
     public var taps: Int
+    /// Frames at the start of the recording, as written so far, in which every sample is
+    /// exactly 0 (digital silence: nothing connected, a muted or dead input). It stops growing
+    /// at the first sample that is not 0.
+    public var leadingSilentFrames: Int = 0
 }
 
 /// Plays a stimulus and records the microphone in the same JACK process callback, so frame 0
@@ -80,12 +91,18 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
     private var externalTaps: [Int] = []
     private var tapCount = 0
     private var stopped = false
+    private var stopReason: String?
+    /// See ``CaptureProgress/leadingSilentFrames``; written by the writer loop.
+    private var leadingSilentFrames = 0
     /// The recording's frame clock against JACK's system clock, for those taps.
     private var clock = FrameClock(sampleRate: 48_000)
     private var stampBuffer = [CycleStamp](repeating: CycleStamp(frame: 0, microseconds: 0, xruns: 0), count: 1_024)
 
     /// The server's sample rate, at which every run plays and records.
     public var sampleRate: Double { client.sampleRate }
+
+    /// The server's frames per process cycle.
+    public var periodFrames: Int { client.periodFrames }
 
     /// Prepares a run on `client`'s server.
     public init(client: JackClient) {
@@ -94,12 +111,14 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
 
     /// Ends the current run at the next process cycle, from any thread (a signal handler's
     /// dispatch source, a user's key). `run` then finishes writing and returns with
-    /// `completed == false`. The stop holds for later runs too, which return at once, so a
-    /// Ctrl-C that arrives between two tasks is never lost.
-    public func stop() {
+    /// `completed == false` and `reason` (the first one given) as its report's `stopReason`.
+    /// The stop holds for later runs too, which return at once, so a Ctrl-C that arrives
+    /// between two tasks is never lost.
+    public func stop(reason: String = "stopped") {
         lock.lock()
         defer { lock.unlock() }
         stopped = true
+        if stopReason == nil { stopReason = reason }
         activeState?.pointee.stopRequested.store(true, ordering: .releasing)
     }
 
@@ -162,7 +181,8 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         guard let state = activeState else { return nil }
         let rate = client.sampleRate
         return CaptureProgress(elapsed: Double(state.pointee.recorded.load(ordering: .relaxed)) / rate,
-                               duration: Double(state.pointee.totalFrames) / rate, taps: tapCount)
+                               duration: Double(state.pointee.totalFrames) / rate, taps: tapCount,
+                               leadingSilentFrames: leadingSilentFrames)
     }
 
     /// Plays `stimulus` (one array per output channel, equal lengths) at `sampleRate`; see
@@ -197,6 +217,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         if stopped { state.pointee.stopRequested.store(true, ordering: .releasing) }
         externalTaps = []
         tapCount = 0
+        leadingSilentFrames = 0
         clock = FrameClock(sampleRate: sampleRate)
         lock.unlock()
         defer {
@@ -277,6 +298,11 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         var tapTimes: [Double] = []
         var written = 0
         var feedError: AudioError?
+        // A failed write (a full disk) ends the run like a stop: the callback finishes at its
+        // next cycle, the rest of the ring is drained and dropped, and the files are closed with
+        // what they hold.
+        var writeError: AudioError?
+        var silentSoFar = true
         while true {
             let finished = state.pointee.finished.load(ordering: .acquiring)
             if !finished && feedError == nil {
@@ -299,27 +325,55 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
                 tapTimes.append(time)
                 // Written and flushed as it happens (FileHandle does not buffer): a crash
                 // loses no tap that was already seen.
-                try timestamps?.write(contentsOf: Data((String(format: "%f", time) + "\n").utf8))
+                guard writeError == nil, let timestamps, let timestampsPath else { continue }
+                do { try timestamps.write(contentsOf: Data((String(format: "%f", time) + "\n").utf8)) } catch {
+                    writeError = .writeFailed(path: timestampsPath, reason: plainFileErrorReason(error))
+                    state.pointee.stopRequested.store(true, ordering: .releasing)
+                }
             }
             let count = buffer.withUnsafeMutableBufferPointer { state.pointee.ring.pop(into: $0.baseAddress!, maximum: $0.count) }
             if count > 0 {
-                try buffer.withUnsafeBufferPointer { try writer.write(interleaved: UnsafeBufferPointer(rebasing: $0[0..<count])) }
-                written += count
+                if silentSoFar {
+                    let firstSound = buffer[0..<count].firstIndex { $0 != 0 }
+                    silentSoFar = firstSound == nil
+                    lock.lock()
+                    leadingSilentFrames += firstSound ?? count
+                    lock.unlock()
+                }
+                if writeError == nil {
+                    do {
+                        // libsndfile rewrites the WAV header after each of these writes.
+                        try buffer.withUnsafeBufferPointer { buffer throws(AudioError) in
+                            try writer.write(interleaved: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+                        }
+                        written += count
+                    } catch {
+                        writeError = error
+                        state.pointee.stopRequested.store(true, ordering: .releasing)
+                    }
+                }
             } else if finished && newTaps.isEmpty {
                 break
             } else {
                 usleep(2_000)
             }
         }
-        try writer.close()
-        return CaptureReport(completed: state.pointee.position >= state.pointee.totalFrames, recordedFrames: written,
+        do { try writer.close() } catch {
+            if writeError == nil { writeError = error }
+        }
+        lock.lock()
+        let reason = stopped ? stopReason : nil
+        lock.unlock()
+        return CaptureReport(completed: state.pointee.position >= state.pointee.totalFrames && writeError == nil,
+                             recordedFrames: written,
                              cycles: state.pointee.cycles.load(ordering: .relaxed),
                              xruns: state.pointee.xruns.load(ordering: .relaxed),
                              droppedFrames: state.pointee.dropped.load(ordering: .relaxed),
                              stimulusUnderrunFrames: state.pointee.underrun.load(ordering: .relaxed), tapTimes: tapTimes,
                              callbackNanoseconds: Array(UnsafeBufferPointer(start: state.pointee.timings,
                                                                             count: min(state.pointee.timingCount, state.pointee.timingCapacity))),
-                             sampleRate: sampleRate, periodFrames: client.periodFrames, stimulusError: feedError)
+                             sampleRate: sampleRate, periodFrames: client.periodFrames, stimulusError: feedError,
+                             writeError: writeError, stopReason: reason)
     }
 }
 

@@ -118,15 +118,24 @@ public struct TaskSidecar: Sendable, Codable, Equatable {
     public var startedAt: String
     /// The TapKit that wrote the files.
     public var tapkitVersion: String
-    /// False when the task was stopped (Ctrl-C) or the server went away.
+    /// False when the task was stopped (Ctrl-C, a signal), a file could not be written, the
+    /// stimulus could not be read, or the server went away.
     public var completed: Bool
+    /// Why an incomplete task ended (`interrupted by SIGINT`, the write error naming the file…);
+    /// absent when it completed.
+    public var stopReason: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case task, stimulus, sampleRate = "sample_rate", periodFrames = "period_frames", outputPorts = "output_ports"
         case inputPort = "input_port", tapInput = "tap_input", taps, stimulusSampleRate = "stimulus_sample_rate"
         case stimulusUnderrunFrames = "stimulus_underrun_frames", xruns, droppedFrames = "dropped_frames"
-        case startedAt = "started_at", tapkitVersion = "tapkit_version", completed
+        case startedAt = "started_at", tapkitVersion = "tapkit_version", completed, stopReason = "stop_reason"
     }
+
+    /// What the sidecar says while its task runs: written when the task starts, replaced when
+    /// it ends. Found after a task, it means TapKit was killed (SIGKILL) or the machine stopped.
+    static let unfinishedReason = "the task did not end: tapkit was killed or the machine stopped while it ran "
+        + "(the counts in this file were not filled in)"
 }
 
 /// The order in which a user hears the tracks: list order, or a shuffle seeded with the user
@@ -166,10 +175,30 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
         guard !capture.isStopped, beforeTask(position + 1, order.count, tracks[trackIndex]), !capture.isStopped else { break }
         let started = ISO8601DateFormatter().string(from: Date())
         let recordingPath = plan.dataFolder + "/" + id.audioFileName()
+        let sidecarPath = plan.dataFolder + "/" + id.description + ".json"
+        var midiInputs: [String] = []
+        if case .midi(let port) = plan.tapInput { midiInputs = [port] }
+        func sidecar(_ report: CaptureReport?) -> TaskSidecar {
+            var reason: String?
+            if let report, !report.completed {
+                reason = report.writeError?.description ?? report.stimulusError?.description ?? report.stopReason
+                    ?? "the JACK server went away"
+            }
+            return TaskSidecar(task: id.description, stimulus: tracks[trackIndex],
+                               sampleRate: report?.sampleRate ?? capture.sampleRate,
+                               periodFrames: report?.periodFrames ?? capture.periodFrames, outputPorts: plan.outputs,
+                               inputPort: plan.input, tapInput: plan.tapInput?.description, taps: report?.tapTimes.count ?? 0,
+                               stimulusSampleRate: stimuli[trackIndex].sampleRate,
+                               stimulusUnderrunFrames: report?.stimulusUnderrunFrames ?? 0,
+                               xruns: report?.xruns ?? 0, droppedFrames: report?.droppedFrames ?? 0,
+                               startedAt: started, tapkitVersion: tapkitVersion, completed: report?.completed ?? false,
+                               stopReason: report == nil ? TaskSidecar.unfinishedReason : reason)
+        }
+        // Written before the task starts, so a task that never ends (SIGKILL) still has one that
+        // says so, and the space the final one needs is taken while the disk has room.
+        try writeSidecar(sidecar(nil), to: sidecarPath)
         let report: CaptureReport
         do {
-            var midiInputs: [String] = []
-            if case .midi(let port) = plan.tapInput { midiInputs = [port] }
             report = try capture.run(stimuli[trackIndex], recordingTo: recordingPath,
                                      outputs: plan.outputs, inputs: plan.input.map { [$0] } ?? [],
                                      midiInputs: midiInputs,
@@ -180,25 +209,33 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
         } catch {
             throw .audio(.writeFailed(path: recordingPath, reason: "\(error)"))
         }
-        let sidecar = TaskSidecar(task: id.description, stimulus: tracks[trackIndex], sampleRate: report.sampleRate,
-                                  periodFrames: report.periodFrames, outputPorts: plan.outputs, inputPort: plan.input,
-                                  tapInput: plan.tapInput?.description, taps: report.tapTimes.count,
-                                  stimulusSampleRate: stimuli[trackIndex].sampleRate,
-                                  stimulusUnderrunFrames: report.stimulusUnderrunFrames,
-                                  xruns: report.xruns, droppedFrames: report.droppedFrames,
-                                  startedAt: started, tapkitVersion: tapkitVersion, completed: report.completed)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let sidecarPath = plan.dataFolder + "/" + id.description + ".json"
-        do {
-            try encoder.encode(sidecar).write(to: URL(fileURLWithPath: sidecarPath))
-        } catch { throw .data(.unwritable(path: sidecarPath, reason: error.localizedDescription)) }
-        sidecars.append(sidecar)
-        afterTask(sidecar)
+        let final = sidecar(report)
+        try writeSidecar(final, to: sidecarPath)
+        sidecars.append(final)
+        afterTask(final)
+        if let error = report.writeError { throw .audio(error) }
         if let error = report.stimulusError { throw .audio(error) }
         if !report.completed { break }
     }
     return sidecars
+}
+
+/// Writes a sidecar over the one written when its task began, in place: the file is neither
+/// truncated nor replaced first, so on a full disk the blocks it already has are reused.
+private func writeSidecar(_ sidecar: TaskSidecar, to path: String) throws(SessionError) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let data: Data
+    do { data = try encoder.encode(sidecar) + Data("\n".utf8) } catch {
+        throw .data(.unwritable(path: path, reason: "\(error)"))
+    }
+    let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
+    guard descriptor >= 0 else { throw .data(.unwritable(path: path, reason: String(cString: strerror(errno)))) }
+    defer { close(descriptor) }
+    let written = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    guard written == data.count, ftruncate(descriptor, off_t(data.count)) == 0 else {
+        throw .data(.unwritable(path: path, reason: written < 0 || written == data.count ? String(cString: strerror(errno)) : "short write"))
+    }
 }
 
 /// Creates the data folder and applies the plan's policy to every file of this user already
@@ -218,7 +255,7 @@ private func prepareDataFolder(_ plan: SessionPlan) throws(SessionError) {
     }
     do {
         try manager.createDirectory(atPath: plan.dataFolder, withIntermediateDirectories: true)
-    } catch { throw .data(.unwritable(path: plan.dataFolder, reason: error.localizedDescription)) }
+    } catch { throw .data(.unwritable(path: plan.dataFolder, reason: plainFileErrorReason(error))) }
     guard !existing.isEmpty else { return }
     var destination: String?
     if plan.existingFiles == .keepPrevious {
@@ -236,5 +273,5 @@ private func prepareDataFolder(_ plan: SessionPlan) throws(SessionError) {
                 try manager.removeItem(atPath: path)
             }
         }
-    } catch { throw .data(.unwritable(path: destination ?? plan.dataFolder, reason: error.localizedDescription)) }
+    } catch { throw .data(.unwritable(path: destination ?? plan.dataFolder, reason: plainFileErrorReason(error))) }
 }

@@ -40,6 +40,8 @@ struct AtomicOutput {
         try checkOne(path)
         let temporary = path + ".partial-\(getpid())"
         pending.append((temporary, path))
+        // For the signal handler (removes them when interrupted) and for messages.
+        PendingTemporaries.shared.add(temporary: temporary, final: path)
         return temporary
     }
 
@@ -50,13 +52,6 @@ struct AtomicOutput {
         for (temporary, final) in pending where rename(temporary, final) != 0 {
             throw .cannotWrite(final, String(cString: strerror(errno)))
         }
-    }
-
-    /// An error's message with every temporary path replaced by the output it stands for.
-    func message(for error: any Error) -> String {
-        var text = "\(error)"
-        for (temporary, final) in pending { text = text.replacingOccurrences(of: temporary, with: final) }
-        return text
     }
 
     /// Removes the temporary files (after a failure).

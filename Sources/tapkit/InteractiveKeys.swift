@@ -11,7 +11,8 @@ final class InteractiveKeys: @unchecked Sendable {  // `pending` is guarded by `
     private let lock = NSLock()
     private var pending: [(key: UInt8, stamp: Double?)] = []
     private var reader: KeyReader?
-    private var sources: [any DispatchSourceSignal] = []
+    /// Kept for the object's life: a released trap stops delivering (see SignalTrap).
+    private var signals: SignalTrap?
 
     /// Reads standard input once started, stamping each key with `stamp()`.
     init(stamp: @escaping @Sendable () -> Double?) {
@@ -19,12 +20,8 @@ final class InteractiveKeys: @unchecked Sendable {  // `pending` is guarded by `
     }
 
     func start() {
-        let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-        for number in signals { signal(number, SIG_IGN) }
-        sources = signals.map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
-        for source in sources {
-            source.setEventHandler { [weak self] in self?.append(UInt8(ascii: "q"), stamp: nil) }
-            source.resume()
+        signals = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGQUIT]) { [weak self] _ in
+            self?.append(UInt8(ascii: "q"), stamp: nil)
         }
         reader?.start()
     }

@@ -139,12 +139,16 @@ struct MetronomeRenderCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
+        let outputs = [output] + (onsets.map { [$0] } ?? [])
         var files = AtomicOutput(overwrite: overwrite, inputs: [self.program, soundOptions.accentSound, soundOptions.beatSound,
                                                                 soundOptions.subdivisionSound].compactMap { $0 })
-        do { try files.check([output] + (onsets.map { [$0] } ?? [])) } catch {
+        do { try files.check(outputs) } catch {
             printError("error: \(error)")
             throw ExitCode(1)
         }
+        // SIGINT, SIGTERM and SIGHUP remove the temporaries and end with status 1.
+        let interruption = PendingTemporaries.shared.removeOnInterruption(outputs: outputs)
+        defer { interruption.cancel() }
         do {
             let sounds = try soundOptions.sounds(sampleRate: rate)
             let lastClick = schedule.clicks.last?.frame ?? 0
@@ -168,10 +172,10 @@ struct MetronomeRenderCommand: ParsableCommand {
             if let onsets {
                 try onsetTable(schedule.clicks).write(toFile: try files.temporaryPath(for: onsets), atomically: false, encoding: .utf8)
             }
-            try files.commit()
+            try PendingTemporaries.shared.committing { try files.commit() }
         } catch {
             files.discard()
-            printError("error: \(files.message(for: error))")
+            printError("error: " + PendingTemporaries.shared.message(for: error, outputs: outputs))
             throw ExitCode(1)
         }
     }

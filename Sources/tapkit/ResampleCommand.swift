@@ -58,6 +58,9 @@ struct ResampleCommand: ParsableCommand {
 
     func run() throws {
         var files = AtomicOutput(overwrite: overwrite, inputs: [input])
+        // SIGINT, SIGTERM and SIGHUP remove the temporary and end with status 1.
+        let interruption = PendingTemporaries.shared.removeOnInterruption(outputs: [output])
+        defer { interruption.cancel() }
         do {
             let temporary = try files.temporaryPath(for: output)
             let channels = try AudioFileReader(path: input).info.channelCount
@@ -77,10 +80,10 @@ struct ResampleCommand: ParsableCommand {
                 }
             }
             try writer.close()
-            try files.commit()
+            try PendingTemporaries.shared.committing { try files.commit() }
         } catch {
             files.discard()
-            printError("error: \(files.message(for: error))")
+            printError("error: " + PendingTemporaries.shared.message(for: error, outputs: [output]))
             throw ExitCode(1)
         }
     }

@@ -14,8 +14,10 @@ struct RunCommand: ParsableCommand {
             user id with --randomize), plays the stimulus while recording the input port and the \
             MIDI taps on the same clock. Writes NNN_TT.wav, NNN_TT.txt (tap times, appended as \
             they happen), NNN_TT.json (sidecar) and NNN_play_order.txt into the data folder. \
-            Existing files are never overwritten without --overwrite. Ctrl-C ends the current \
-            task with valid files, marked incomplete in its sidecar.
+            Existing files are never overwritten without --overwrite. Ctrl-C, SIGTERM or SIGHUP \
+            ends the current task with valid files, marked incomplete in its sidecar, and exits \
+            with status 1. Give --input, a tap input, or both: a session that would record \
+            neither is refused.
             """)
 
     @Argument(help: "The experiment folder (stimuli and trackList.xml).")
@@ -64,6 +66,10 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("choose one tap input: --midi-input, --keyboard or --input-device")
         }
         guard !(overwrite && keepPrevious) else { throw ValidationError("--overwrite and --keep-previous exclude each other") }
+        guard input != nil || tapInput != nil else {
+            throw ValidationError("this session would record nothing: give --input PORT (the microphone) and/or a tap input "
+                                  + "(--midi-input, --keyboard or --input-device); `tapkit devices` lists the ports")
+        }
     }
 
     private var tapInput: TapInput? {
@@ -92,18 +98,18 @@ struct RunCommand: ParsableCommand {
         }
         let capture = PlaybackCapture(client: client)
         let prompt = TaskPrompt(capture: capture, keyboard: keyboard, prompting: !noPrompt)
-        // Ctrl-C and SIGTERM end the current task cleanly instead of killing the process, and
-        // between tasks they end the session at the prompt.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
-        for source in sources {
-            source.setEventHandler {
-                capture.stop()
-                prompt.cancel()
-            }
-            source.resume()
+        // Ctrl-C, SIGTERM and SIGHUP (the terminal closed) end the current task cleanly instead
+        // of killing the process, and between tasks they end the session at the prompt. The
+        // trap lives until the `defer` at the end of `run`.
+        let signals = SignalTrap([SIGINT, SIGTERM, SIGHUP]) { number in
+            capture.stop(reason: "interrupted by \(signalName(number))")
+            prompt.cancel()
         }
+        defer { signals.cancel() }
+        // A stderr that is gone must not kill the session (SIGPIPE), and a file-size limit makes
+        // a write fail, ending the task with its sidecar, instead of killing it (SIGXFSZ).
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         let device: InputDeviceReader?
         do {
             device = try inputDevice.map { path throws(InputError) in
@@ -119,14 +125,19 @@ struct RunCommand: ParsableCommand {
             prompt.finish()
         }
         let status = StatusLine(capture: capture)
+        // Digital silence through the first second of the first task: most likely nothing is
+        // connected to the input. Said once; the session goes on.
+        let silence = input.map { SilenceWatch(capture: capture, port: $0, status: status) }
         do {
             let sidecars = try runSession(plan, capture: capture, beforeTask: { index, count, stimulus in
                 if !noPrompt && !prompt.waitForEnter("task \(index) of \(count) (\(stimulus)): press Enter to start") {
                     return false
                 }
                 status.begin("task \(index) of \(count)")
+                if index == 1 { silence?.start() }
                 return true
             }, afterTask: { sidecar in
+                silence?.finish()
                 status.end()
                 printError("\(sidecar.task): \(sidecar.completed ? "done" : "stopped, kept as incomplete"), "
                            + "\(sidecar.taps) tap\(sidecar.taps == 1 ? "" : "s")"
@@ -139,9 +150,57 @@ struct RunCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         } catch let error as SessionError {
+            silence?.finish()
             status.end()
             printError("error: \(error)")
             throw ExitCode(1)
         }
+    }
+}
+
+/// Watches the first task's recording and warns, once, when its first second is digital
+/// silence (every sample exactly 0), which no microphone gives: the port is unconnected, muted
+/// or wrong. Reads the capture's progress from a timer, never the audio thread.
+final class SilenceWatch: @unchecked Sendable {  // `timer` is touched under `lock` only
+    private let capture: PlaybackCapture
+    private let port: String
+    private let status: StatusLine
+    private let lock = NSLock()
+    private var timer: (any DispatchSourceTimer)?
+
+    init(capture: PlaybackCapture, port: String, status: StatusLine) {
+        self.capture = capture
+        self.port = port
+        self.status = status
+    }
+
+    func start() {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + 0.1, repeating: 0.1)
+        timer.setEventHandler { [weak self] in self?.check() }
+        lock.lock()
+        self.timer = timer
+        lock.unlock()
+        timer.resume()
+    }
+
+    /// Stops watching (the first task is over).
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        timer?.cancel()
+        timer = nil
+    }
+
+    private func check() {
+        guard let progress = capture.progress, progress.leadingSilentFrames >= Int(capture.sampleRate) else { return }
+        lock.lock()
+        let watching = timer != nil
+        timer?.cancel()
+        timer = nil
+        lock.unlock()
+        guard watching else { return }
+        status.note("warning: the input \(port) has been at digital silence (every sample exactly 0) for the first "
+                    + "second: is the microphone connected to this port? Going on.")
     }
 }

@@ -32,7 +32,14 @@ final class StatusLine: @unchecked Sendable {  // `timer` is set once, in init
         // Under the lock, so a draw in flight cannot put the line back after it is cleared.
         label.withLock { task in
             task = nil
-            if timer != nil { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if timer != nil { try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8)) }
+        }
+    }
+
+    /// Prints `message` on a line of its own above the status line.
+    func note(_ message: String) {
+        label.withLock { _ in
+            printError((timer != nil ? "\r\u{1B}[K" : "") + message)
         }
     }
 
@@ -40,7 +47,7 @@ final class StatusLine: @unchecked Sendable {  // `timer` is set once, in init
         label.withLock { task in
             guard let task, let progress = capture.progress else { return }
             let line = String(format: "%@  %.1f / %.1f s  taps %d", task, progress.elapsed, progress.duration, progress.taps)
-            FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("\r\(line)\u{1B}[K".utf8))
         }
     }
 }

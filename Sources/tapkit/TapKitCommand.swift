@@ -69,9 +69,10 @@ func editDistance(_ a: String, _ b: String) -> Int {
 
 extension OutputFormat: ExpressibleByArgument {}
 
-/// Diagnostics go to stderr, data to stdout.
+/// Diagnostics go to stderr, data to stdout. A stderr that is gone (the terminal closed:
+/// SIGHUP) loses the message instead of ending the process.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
 }
 
 /// Writes to stdout without buffering surprises when piped.

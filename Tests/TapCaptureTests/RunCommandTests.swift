@@ -63,7 +63,8 @@ extension JackTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let missingPort = try runTapKit(["run", folder, "--user", "1", "--no-prompt", "--server", server.name, "--input", "nobody:mic"])
         #expect(missingPort.status == 1 && missingPort.stderr.contains("nobody:mic"))
-        let noServer = try runTapKit(["run", folder, "--user", "1", "--no-prompt", "--server", "tapkit-absent-\(UUID().uuidString.prefix(6))"])
+        let noServer = try runTapKit(["run", folder, "--user", "1", "--no-prompt", "--server", "tapkit-absent-\(UUID().uuidString.prefix(6))",
+                                      "--input", "system:capture_1"])
         #expect(noServer.status == 1 && noServer.stderr.contains("no JACK server"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/data"))
     }
@@ -79,16 +80,14 @@ extension JackTests {
             .write(to: folder + "/long.wav", format: .wavFloat)
         try TrackList.write(["long.wav"], to: folder + "/trackList.xml")
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tapkitBinary)
-        process.arguments = ["run", folder, "--user", "2", "--no-prompt", "--server", server.name, "--input", "system:capture_1"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: 1.5)
-        process.interrupt()  // SIGINT, as Ctrl-C
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let run = try BackgroundTapKit(["run", folder, "--user", "2", "--no-prompt", "--server", server.name,
+                                        "--input", "system:capture_1"])
+        // Half a second recorded: the session is running, whatever the machine's load.
+        let recording = run.waitFor(folder + "/data/002_01.wav", bytes: 44 + 48_000)
+        run.process.interrupt()  // SIGINT, as Ctrl-C
+        let (status, stderr) = run.finish()
+        #expect(recording, "\(stderr)")
+        #expect(status == 1, "\(stderr)")
         let sidecar = try JSONDecoder().decode(TaskSidecar.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/data/002_01.json")))
         #expect(!sidecar.completed)
         let frames = try AudioFileReader(path: folder + "/data/002_01.wav").info.frameCount

@@ -95,7 +95,8 @@ extension JackTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/data/005_03.txt"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/data/previous-1/005_01.wav")) == first)
         #expect(FileManager.default.fileExists(atPath: folder + "/data/005_01.wav"))
-        let both = try runTapKit(["run", folder, "--user", "5", "--no-prompt", "--server", server.name, "--overwrite", "--keep-previous"])
+        let both = try runTapKit(["run", folder, "--user", "5", "--no-prompt", "--server", server.name, "--overwrite", "--keep-previous",
+                                  "--midi-input", "participant:midi_out"])
         #expect(both.status == 2)
         // --overwrite deletes every file of this user first, the stray one included.
         try Data("1.0\n".utf8).write(to: URL(fileURLWithPath: folder + "/data/005_03.txt"))
@@ -112,7 +113,7 @@ extension JackTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tapkitBinary)
-        process.arguments = ["run", folder, "--user", "6", "--server", server.name]
+        process.arguments = ["run", folder, "--user", "6", "--server", server.name, "--input", "system:capture_1"]
         let input = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardError = errors
@@ -136,7 +137,7 @@ extension JackTests {
         let (folder, _) = try experiment()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.removeItem(atPath: folder + "/click2.wav")
-        let run = try runTapKit(["run", folder, "--user", "1", "--no-prompt", "--server", server.name])
+        let run = try runTapKit(["run", folder, "--user", "1", "--no-prompt", "--server", server.name, "--input", "system:capture_1"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("click2.wav"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/data"))
