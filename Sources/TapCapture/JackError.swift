@@ -7,6 +7,7 @@ public enum JackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A port of that name does not exist.
     case noSuchPort(name: String)
 
+    /// The message, naming the server or port.
     public var description: String {
         switch self {
         case .serverNotRunning(let server):

@@ -14,6 +14,7 @@ import Glibc
 /// ``frameNow()`` (the lower envelope of cycle starts, ``FrameClock``), so a tap-along display
 /// can show each tap's asynchrony to the nearest click.
 public final class MetronomePlayer: @unchecked Sendable {  // `clock` and `stamps` are guarded by `lock`
+    /// The live metronome it plays; change its settings from any thread but the audio one.
     public let metronome: LiveMetronome
     private let client: JackClient
     private let state: UnsafeMutablePointer<PlayerState>

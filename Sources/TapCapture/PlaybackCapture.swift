@@ -47,6 +47,7 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file the run writes could not be created.
     case cannotCreate(path: String, reason: String)
 
+    /// The message, naming the file or the JACK call.
     public var description: String {
         switch self {
         case .jack(let message): return "JACK: \(message)"

@@ -76,6 +76,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The track list is empty.
     case emptyTrackList(String)
 
+    /// The message, naming the file or port.
     public var description: String {
         switch self {
         case .data(let error): return error.description

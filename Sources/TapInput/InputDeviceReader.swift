@@ -73,6 +73,7 @@ public struct InputEventDecoder: Sendable {
     /// discarded rather than half-counted.
     private var dropping = false
 
+    /// An empty decoder.
     public init() {}
 
     /// Decodes the next bytes of the stream (any split); returns the times of the taps whose

@@ -49,6 +49,27 @@ extension JackTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: data + "/007_01.txt")) == before)
     }
 
+    /// The bundled example experiment runs as the README shows, into a data folder of the
+    /// user's choosing (the repository stays clean), and its recordings last as long as the
+    /// stimuli plus the 1 s tail.
+    @Test func theBundledExperimentRuns() throws {
+        let server = try JackServerFixture(rate: 48_000, period: 256)
+        let participant = try TestParticipant(serverName: server.name)
+        let data = NSTemporaryDirectory() + "tapkit-example-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let experiment = packageRoot + "/Fixtures/experiment"
+        let run = try runTapKit(["run", experiment, "--user", "1", "--data", data, "--no-prompt", "--server", server.name,
+                                 "--output", "participant:in", "--midi-input", "participant:midi_out", "--input", "participant:out"])
+        _ = participant
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: experiment + "/data"))
+        for (track, stimulus) in try TrackList.read(experiment + "/trackList.xml").enumerated() {
+            let stimulusFrames = try AudioFileReader(path: experiment + "/" + stimulus).info.frameCount
+            let recording = try AudioFileReader(path: data + "/" + TaskID(user: 1, track: track + 1).audioFileName())
+            #expect(recording.info.frameCount == stimulusFrames + 48_000, "\(stimulus)")
+        }
+    }
+
     @Test func randomizedOrderIsReproducibleFromTheUser() {
         let a = playOrder(trackCount: 12, user: 3, randomize: true)
         #expect(a == playOrder(trackCount: 12, user: 3, randomize: true))
