@@ -10,7 +10,7 @@ struct DevicesCommand: ParsableCommand {
         discussion: """
             'source' ports deliver data into JACK (microphones, MIDI pads: what `tapkit run` \
             records from); 'sink' ports take data (loudspeakers, headphones: where stimuli \
-            play). Names are what --input, --output and --midi-input take.
+            play). Names are what --input, --playback and --midi-input take.
             """)
 
     @Option(help: "JACK server name (default: the default server, or $JACK_DEFAULT_SERVER).")

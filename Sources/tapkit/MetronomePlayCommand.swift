@@ -25,7 +25,7 @@ struct MetronomePlayCommand: ParsableCommand {
     @Option(help: "Tempo change per + or − key, BPM.") var step = "1"
     @Option(help: "JACK server name (default: the default server).") var server: String?
     @Option(help: "Playback ports to connect, comma separated (default: the first two physical playback ports).")
-    var output: String?
+    var playback: String?
     @Option(help: "Stop after this many seconds (default: play until q).", transform: strictDecimal) var seconds: Double?
 
     func validate() throws {
@@ -49,9 +49,9 @@ struct MetronomePlayCommand: ParsableCommand {
             sounds = try soundOptions.sounds(sampleRate: rate)
             let metronome = try LiveMetronome(settings: settings, sounds: sounds, sampleRate: rate)
             player = try MetronomePlayer(client: client, metronome: metronome)
-            let destinations = output.map { $0.split(separator: ",").map(String.init) }
+            let destinations = playback.map { $0.split(separator: ",").map(String.init) }
                 ?? client.ports().filter { $0.kind == .audio && !$0.isSource && $0.isPhysical }.prefix(2).map(\.name)
-            if destinations.isEmpty { printError("warning: no playback port to connect to; the metronome plays to nothing (give --output)") }
+            if destinations.isEmpty { printError("warning: no playback port to connect to; the metronome plays to nothing (give --playback)") }
             try player.start(connectingTo: destinations)
         } catch {
             printError("error: \(error)")

@@ -33,7 +33,7 @@ struct RunCommand: ParsableCommand {
     var input: String?
 
     @Option(help: "JACK ports to play to, comma separated (left,right).")
-    var output: String?
+    var playback: String?
 
     @Option(help: "Taps from this JACK MIDI port's note-ons (exact to the frame).")
     var midiInput: String?
@@ -88,7 +88,7 @@ struct RunCommand: ParsableCommand {
         plan.randomize = randomize
         plan.existingFiles = overwrite ? .overwrite : keepPrevious ? .keepPrevious : .refuse
         plan.input = input
-        plan.outputs = output?.split(separator: ",").map(String.init) ?? []
+        plan.outputs = playback?.split(separator: ",").map(String.init) ?? []
         plan.tapInput = tapInput
         for port in ([input, midiInput].compactMap { $0 } + plan.outputs) {
             do { _ = try client.port(named: port) } catch {

@@ -64,7 +64,7 @@ extension JackTests {
         let participant = try TestParticipant(serverName: server.name, responder: .init(
             kind: .keyPress, fileDescriptor: keys.fileHandleForWriting.fileDescriptor, delay: 0.030))
         let run = try runTapKit(["run", folder, "--user", "3", "--no-prompt", "--keyboard", "--server", server.name,
-                                 "--output", "participant:in", "--input", "participant:out"], input: keys)
+                                 "--playback", "participant:in", "--input", "participant:out"], input: keys)
         let given = participant.responseDelays
         #expect(run.status == 0, "\(run.stderr)")
         let sidecar = try JSONDecoder().decode(TaskSidecar.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/data/003_01.json")))
@@ -96,7 +96,7 @@ extension JackTests {
         defer { close(writer) }
         let participant = try TestParticipant(serverName: server.name, responder: .init(kind: .inputEvent, fileDescriptor: writer, delay: 0.012))
         let run = try runTapKit(["run", folder, "--user", "4", "--no-prompt", "--input-device", fifo, "--server", server.name,
-                                 "--output", "participant:in", "--input", "participant:out"])
+                                 "--playback", "participant:in", "--input", "participant:out"])
         _ = participant
         #expect(run.status == 0, "\(run.stderr)")
         let latency = try analysedLatency(folder + "/data")

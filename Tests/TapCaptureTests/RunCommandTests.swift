@@ -26,7 +26,7 @@ extension JackTests {
         let (folder, clicks) = try experiment()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let arguments = ["run", folder, "--user", "7", "--no-prompt", "--server", server.name,
-                         "--output", "participant:in", "--midi-input", "participant:midi_out", "--input", "system:capture_1"]
+                         "--playback", "participant:in", "--midi-input", "participant:midi_out", "--input", "system:capture_1"]
         let first = try runTapKit(arguments)
         _ = participant
         #expect(first.status == 0, "\(first.stderr)")
@@ -59,7 +59,7 @@ extension JackTests {
         defer { try? FileManager.default.removeItem(atPath: data) }
         let experiment = packageRoot + "/Fixtures/experiment"
         let run = try runTapKit(["run", experiment, "--user", "1", "--data", data, "--no-prompt", "--server", server.name,
-                                 "--output", "participant:in", "--midi-input", "participant:midi_out", "--input", "participant:out"])
+                                 "--playback", "participant:in", "--midi-input", "participant:midi_out", "--input", "participant:out"])
         _ = participant
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: experiment + "/data"))

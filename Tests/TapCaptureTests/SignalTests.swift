@@ -160,7 +160,7 @@ extension JackTests {
         #expect(silent.stderr.contains("system:capture_1"), "\(silent.stderr)")
         #expect(try AudioFileReader(path: folder + "/data/012_02.wav").info.frameCount == 96_000)
         let heard = try runTapKit(["run", folder, "--user", "13", "--no-prompt", "--server", server.name,
-                                   "--input", "participant:out", "--output", "participant:in"])
+                                   "--input", "participant:out", "--playback", "participant:in"])
         _ = participant
         #expect(heard.status == 0, "\(heard.stderr)")
         #expect(!heard.stderr.contains("silence"), "\(heard.stderr)")

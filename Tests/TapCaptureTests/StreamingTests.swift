@@ -81,7 +81,7 @@ extension JackTests {
         let (folder, _) = try experiment()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let arguments = ["run", folder, "--user", "5", "--no-prompt", "--server", server.name,
-                         "--output", "participant:in", "--midi-input", "participant:midi_out"]
+                         "--playback", "participant:in", "--midi-input", "participant:midi_out"]
         #expect(try runTapKit(arguments).status == 0)
         // A file of this user from an older, longer track list goes with the rest.
         try Data("1.0\n".utf8).write(to: URL(fileURLWithPath: folder + "/data/005_03.txt"))
