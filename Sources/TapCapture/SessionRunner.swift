@@ -89,56 +89,6 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The sidecar `NNN_TT.json` written beside each task's recording.
-public struct TaskSidecar: Sendable, Codable, Equatable {
-    /// `NNN_TT`.
-    public var task: String
-    /// The stimulus file, as the track list names it.
-    public var stimulus: String
-    /// The server's sample rate.
-    public var sampleRate: Double
-    /// Frames per process cycle.
-    public var periodFrames: Int
-    /// Where the stimulus played.
-    public var outputPorts: [String]
-    /// What was recorded.
-    public var inputPort: String?
-    /// Where taps came from: `midi:PORT`, `keyboard` or `evdev:PATH`.
-    public var tapInput: String?
-    /// Taps recorded.
-    public var taps: Int
-    /// The stimulus file's own rate (converted to ``sampleRate`` while playing when it differs).
-    public var stimulusSampleRate: Double
-    /// Stimulus frames replaced by silence because the disk could not keep up (0 in a healthy run).
-    public var stimulusUnderrunFrames: Int
-    /// Server xruns during the task.
-    public var xruns: Int
-    /// Frames lost between the callback and the writer (0 in a healthy run).
-    public var droppedFrames: Int
-    /// Wall-clock start, ISO 8601.
-    public var startedAt: String
-    /// The TapKit that wrote the files.
-    public var tapkitVersion: String
-    /// False when the task was stopped (Ctrl-C, a signal), a file could not be written, the
-    /// stimulus could not be read, or the server went away.
-    public var completed: Bool
-    /// Why an incomplete task ended (`interrupted by SIGINT`, the write error naming the file…);
-    /// absent when it completed.
-    public var stopReason: String? = nil
-
-    enum CodingKeys: String, CodingKey {
-        case task, stimulus, sampleRate = "sample_rate", periodFrames = "period_frames", outputPorts = "output_ports"
-        case inputPort = "input_port", tapInput = "tap_input", taps, stimulusSampleRate = "stimulus_sample_rate"
-        case stimulusUnderrunFrames = "stimulus_underrun_frames", xruns, droppedFrames = "dropped_frames"
-        case startedAt = "started_at", tapkitVersion = "tapkit_version", completed, stopReason = "stop_reason"
-    }
-
-    /// What the sidecar says while its task runs: written when the task starts, replaced when
-    /// it ends. Found after a task, it means TapKit was killed (SIGKILL) or the machine stopped.
-    static let unfinishedReason = "the task did not end: tapkit was killed or the machine stopped while it ran "
-        + "(the counts in this file were not filled in)"
-}
-
 /// The order in which a user hears the tracks: list order, or a shuffle seeded with the user
 /// id (``shuffledPlayOrder(count:seed:)``), so the same user always gets the same order.
 public func playOrder(trackCount: Int, user: Int, randomize: Bool) -> [Int] {
@@ -197,7 +147,7 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
         }
         // Written before the task starts, so a task that never ends (SIGKILL) still has one that
         // says so, and the space the final one needs is taken while the disk has room.
-        try writeSidecar(sidecar(nil), to: sidecarPath)
+        do { try sidecar(nil).write(to: sidecarPath) } catch { throw .data(error) }
         let report: CaptureReport
         do {
             report = try capture.run(stimuli[trackIndex], recordingTo: recordingPath,
@@ -211,7 +161,7 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
             throw .audio(.writeFailed(path: recordingPath, reason: "\(error)"))
         }
         let final = sidecar(report)
-        try writeSidecar(final, to: sidecarPath)
+        do { try final.write(to: sidecarPath) } catch { throw .data(error) }
         sidecars.append(final)
         afterTask(final)
         if let error = report.writeError { throw .audio(error) }
@@ -219,24 +169,6 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
         if !report.completed { break }
     }
     return sidecars
-}
-
-/// Writes a sidecar over the one written when its task began, in place: the file is neither
-/// truncated nor replaced first, so on a full disk the blocks it already has are reused.
-private func writeSidecar(_ sidecar: TaskSidecar, to path: String) throws(SessionError) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let data: Data
-    do { data = try encoder.encode(sidecar) + Data("\n".utf8) } catch {
-        throw .data(.unwritable(path: path, reason: "\(error)"))
-    }
-    let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
-    guard descriptor >= 0 else { throw .data(.unwritable(path: path, reason: String(cString: strerror(errno)))) }
-    defer { close(descriptor) }
-    let written = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-    guard written == data.count, ftruncate(descriptor, off_t(data.count)) == 0 else {
-        throw .data(.unwritable(path: path, reason: written < 0 || written == data.count ? String(cString: strerror(errno)) : "short write"))
-    }
 }
 
 /// Creates the data folder and applies the plan's policy to every file of this user already
