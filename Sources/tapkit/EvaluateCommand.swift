@@ -32,7 +32,7 @@ struct EvaluateCommand: ParsableCommand {
         }
         let options = try onsetOptions.latencyOptions()
         let report = try analyzeLatency(folder: folder, options: options, jobs: jobs)
-        for failure in report.failures { printError("error: \(failure)") }
+        printDiagnostics(report, options: options)
         let accuracies = report.tasks.compactMap { task in
             truth.tasks[task.id.description].map { evaluate(task, against: $0) }
         }

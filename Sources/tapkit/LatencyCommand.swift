@@ -45,7 +45,7 @@ struct LatencyCommand: ParsableCommand {
             throw ExitCode(1)
         }
         progress.finish()
-        for failure in report.failures { printError("error: \(failure)") }
+        printDiagnostics(report, options: options)
 
         let document = LatencyDocument(report, includePairs: pairs)
         switch format {
@@ -65,5 +65,17 @@ struct LatencyCommand: ParsableCommand {
             }
         }
         throw exitStatus(failures: report.failures.count)
+    }
+}
+
+/// Everything a folder analysis has to say besides its rows, on stderr: errors, play-order
+/// warnings, skipped entries (a warning when the name looks like a task's, else a note) and
+/// each quality flag of each task.
+func printDiagnostics(_ report: FolderLatencyReport, options: LatencyAnalysisOptions) {
+    for failure in report.failures { printError("error: \(failure)") }
+    for warning in report.warnings { printError("warning: \(warning)") }
+    for skipped in report.skippedFiles { printError("\(skipped.looksLikeTask ? "warning" : "note"): \(skipped)") }
+    for task in report.tasks {
+        for line in task.flagWarnings(matching: options.matching) { printError("warning: \(line)") }
     }
 }
