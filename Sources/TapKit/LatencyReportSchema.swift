@@ -87,6 +87,17 @@ public struct PairRow: Sendable, Equatable, Codable {
     public var latencyMs: Double
 
     enum CodingKeys: String, CodingKey { case touch, onset, latencyMs = "latency_ms" }
+
+    /// The columns of the pairs table (`tapkit latency --pairs`, CSV and table).
+    public static let columns = ["task", "touch", "onset", "latency_ms"]
+}
+
+extension LatencyRow {
+    /// The task's pairs as rows of ``PairRow/columns``: seconds to 6 decimals (1 µs), the
+    /// latency to 3 decimals of a millisecond, as in JSON.
+    public var pairCells: [[String]] {
+        (pairs ?? []).map { [task, String(format: "%.6f", $0.touch), String(format: "%.6f", $0.onset), formatMs($0.latencyMs)] }
+    }
 }
 
 /// The whole `tapkit latency --format json` document.
@@ -114,6 +125,9 @@ func formatMs(_ value: Double?) -> String {
 
 private func milliseconds(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000 }
 
+/// Seconds rounded to 1 µs, as CSV prints them.
+private func microseconds(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000_000 }
+
 extension LatencyRow {
     /// The row of one analysed task.
     public init(_ task: TaskLatency, includePairs: Bool = false) {
@@ -125,7 +139,7 @@ extension LatencyRow {
         flags = task.flags.map(\.rawValue)
         if includePairs {
             pairs = task.match.pairs.map {
-                PairRow(touch: $0.touchTime, onset: $0.onsetTime, latencyMs: milliseconds($0.latency))
+                PairRow(touch: microseconds($0.touchTime), onset: microseconds($0.onsetTime), latencyMs: milliseconds($0.latency))
             }
         }
     }

@@ -19,7 +19,7 @@ struct LatencyCommand: ParsableCommand {
     @Option(help: "Output format: table, csv or json.")
     var format = OutputFormat.table
 
-    @Flag(help: "Include every matched pair (touch, onset, latency).")
+    @Flag(help: "Every matched pair (task, touch, onset, latency_ms): with csv or table, the pairs table instead of the task table; with json, a 'pairs' array in each task.")
     var pairs = false
 
     @Option(help: "Tasks analysed in parallel (default: one per core).")
@@ -52,16 +52,13 @@ struct LatencyCommand: ParsableCommand {
         case .json:
             printOutput(try renderJSON(document))
         case .csv, .table:
-            let rows = (document.tasks + [document.overall]).map(\.cells)
+            // One table per stream: a second table after a blank line is silently misread
+            // by CSV readers (pandas takes it for more rows).
             let render = format == .csv ? renderCSV : renderTable
-            printOutput(render(LatencyRow.columns, rows))
             if pairs {
-                let pairColumns = ["task", "touch", "onset", "latency_ms"]
-                let pairRows = document.tasks.flatMap { row in
-                    (row.pairs ?? []).map { [row.task, String(format: "%.6f", $0.touch), String(format: "%.6f", $0.onset),
-                                             String(format: "%.3f", $0.latencyMs)] }
-                }
-                printOutput("\n" + render(pairColumns, pairRows))
+                printOutput(render(PairRow.columns, document.tasks.flatMap(\.pairCells)))
+            } else {
+                printOutput(render(LatencyRow.columns, (document.tasks + [document.overall]).map(\.cells)))
             }
         }
         throw exitStatus(failures: report.failures.count)

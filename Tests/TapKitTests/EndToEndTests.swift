@@ -54,15 +54,24 @@ import TapSim
         #expect(table.stdout.contains("001_01"))
     }
 
+    /// One table per stream: with --pairs, CSV is the pairs table alone (a second table after
+    /// a blank line was read by pandas as more rows); JSON embeds the pairs in each task.
     @Test func pairsAreListedWhenAskedFor() throws {
         let result = try runTapKit(["latency", fixtures, "--format", "csv", "--pairs"])
-        let sections = result.stdout.components(separatedBy: "\n\n")
-        #expect(sections.count == 2)
-        let pairLines = sections[1].split(separator: "\n")
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("\n\n"))
+        let pairLines = result.stdout.split(separator: "\n")
         #expect(pairLines.first == "task,touch,onset,latency_ms")
         let expected = try JSONDecoder().decode(
             LatencyJSON.self, from: Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Fixtures/expected/latency.json")))
         #expect(pairLines.count == 1 + expected.overall.n_matched)
+        #expect(pairLines.dropFirst().allSatisfy { $0.split(separator: ",").count == 4 && !$0.hasPrefix("overall") })
+        let table = try runTapKit(["latency", fixtures, "--pairs"])
+        #expect(table.stdout.hasPrefix("task  ") && table.stdout.split(separator: "\n").count == 1 + expected.overall.n_matched)
+        let json = try runTapKit(["latency", fixtures, "--format", "json", "--pairs"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let tasks = try #require(document["tasks"] as? [[String: Any]])
+        #expect(tasks.map { ($0["pairs"] as? [Any])?.count ?? -1 }.reduce(0, +) == expected.overall.n_matched)
     }
 
     @Test func onsetsCSVStartsWithTime() throws {
