@@ -116,6 +116,11 @@ public struct ErrorRow: Sendable, Equatable, Codable {
     public var file: String
     /// What is wrong, with the file (and line) in front.
     public var message: String
+
+    public init(file: String, message: String) {
+        self.file = file
+        self.message = message
+    }
 }
 
 /// Milliseconds to three decimals (a microsecond), the resolution worth printing.

@@ -39,7 +39,14 @@ struct EvaluateCommand: ParsableCommand {
         let summary = AccuracySummary(accuracies)
         switch format {
         case .json:
-            printOutput(try renderJSON(summary))
+            // The keys of `tapkit latency`'s document: tasks, overall, errors.
+            struct Document: Encodable {
+                var tasks: [AccuracyRow]
+                var overall: AccuracyRow
+                var errors: [ErrorRow]
+            }
+            printOutput(try renderJSON(Document(tasks: summary.tasks, overall: summary.overall,
+                                                errors: report.failures.map { ErrorRow(file: $0.path, message: $0.description) })))
         case .csv, .table:
             let rows = summary.rows.map(\.cells)
             printOutput((format == .csv ? renderCSV : renderTable)(AccuracyRow.columns, rows))

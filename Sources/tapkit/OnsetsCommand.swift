@@ -9,7 +9,7 @@ struct OnsetsCommand: ParsableCommand {
         discussion: """
             Prints one row per onset: 'time' is where the transient starts, in seconds from the \
             first frame; 'strength' is its peak short-time power in dBFS after the high-pass; \
-            'snr_db' is that power over the local noise floor.
+            'snr_db' is that power over the local noise floor; 'file' names the recording.
             """)
 
     @Argument(help: "Audio files (any format libsndfile reads).")
@@ -35,11 +35,10 @@ struct OnsetsCommand: ParsableCommand {
                 failures += 1
             }
         }
-        let several = files.count > 1
-        let columns = ["time", "strength", "snr_db"] + (several ? ["file"] : [])
+        // `file` whatever the number of inputs, so one script reads the output of one file or many.
+        let columns = ["file", "time", "strength", "snr_db"]
         func cells(_ onset: Onset, _ file: String) -> [String] {
-            [String(format: "%.6f", onset.time), String(format: "%.2f", onset.strength), String(format: "%.2f", onset.snrDB)]
-                + (several ? [file] : [])
+            [file, String(format: "%.6f", onset.time), String(format: "%.2f", onset.strength), String(format: "%.2f", onset.snrDB)]
         }
         switch format {
         case .json:

@@ -14,7 +14,8 @@ struct TempoCommand: ParsableCommand {
         abstract: "Tap tempo: the tempo of taps from the keyboard, a file of tap times, or a recording.",
         discussion: """
             Without --from or --from-audio, every key is a tap (r resets, q quits) and a live \
-            line on stderr shows the tempo; the last reading goes to stdout at the end. With \
+            line on stderr shows the tempo; the last reading goes to stdout at the end as key=value \
+            lines (bpm=, empty without a reading; taps_used=; confidence=). With \
             --from FILE (one time in seconds per line, as Tap-It's .txt files) or --from-audio \
             FILE (tap onsets found by TapOnsets), the reading after every tap is printed. The \
             estimator is TapKit's (Docs/tap-tempo.md) unless --estimator says otherwise.
@@ -114,7 +115,10 @@ struct TempoCommand: ParsableCommand {
                     try container.encode(confidence, forKey: .confidence)
                 }
             }
-            let json = rows.map { Row(time: $0.0, bpm: $0.1.bpm, taps_used: $0.1.tapsUsed, reset: $0.1.reset, confidence: $0.1.confidence) }
+            // Rounded as CSV prints them: time to 1 µs, bpm and confidence to 0.01.
+            func round(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }
+            let json = rows.map { Row(time: round($0.0, 1e6), bpm: $0.1.bpm.map { round($0, 100) }, taps_used: $0.1.tapsUsed,
+                                      reset: $0.1.reset, confidence: round($0.1.confidence, 100)) }
             return try renderJSON(json)
         }
         let columns = ["time", "bpm", "taps_used", "reset", "confidence"]
@@ -158,7 +162,8 @@ struct TempoCommand: ParsableCommand {
             if keys.hasEnded { quit = true }
         }
         if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
-        print("bpm " + (last.bpm.map { String(format: "%.2f", $0) } ?? "none") + "\ntaps_used \(last.tapsUsed)\nconfidence " + String(format: "%.2f", last.confidence))
+        // key=value lines; no reading leaves the value empty (`bpm=`), as CSV leaves the cell.
+        print("bpm=" + (last.bpm.map { String(format: "%.2f", $0) } ?? "") + "\ntaps_used=\(last.tapsUsed)\nconfidence=" + String(format: "%.2f", last.confidence))
     }
 }
 

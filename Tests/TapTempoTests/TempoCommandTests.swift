@@ -99,12 +99,12 @@ import TapTestSupport
             let run = try runTapKit(["tempo", "--estimator", "median"], input: input)
             #expect(run.status == 0, "\(run.stderr)")
             if reset {
-                #expect(run.stdout.hasPrefix("bpm none\ntaps_used 0"), "\(run.stdout)")
+                #expect(run.stdout.hasPrefix("bpm=\ntaps_used=0\n"), "\(run.stdout)")
             } else {
                 let expected = 60 / writes.medianInterval
                 let bpm = run.stdout.split(separator: "\n").first.flatMap { Double($0.dropFirst(4)) }
                 #expect(bpm.map { abs($0 - expected) < 0.1 * expected } == true, "\(run.stdout), writer's tempo \(expected)")
-                #expect(run.stdout.contains("taps_used 6"), "\(run.stdout)")
+                #expect(run.stdout.contains("taps_used=6"), "\(run.stdout)")
             }
         }
     }
