@@ -102,6 +102,8 @@ extension LatencyRow {
 
 /// The whole `tapkit latency --format json` document.
 public struct LatencyDocument: Sendable, Encodable {
+    /// Where the document came from (written as `"tapkit"` when set; the command always sets it).
+    public var tapkit: Provenance?
     /// One row per analysed task, ordered by user and track.
     public var tasks: [LatencyRow]
     /// All matched pairs of all tasks together.

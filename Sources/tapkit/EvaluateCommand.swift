@@ -24,7 +24,10 @@ struct EvaluateCommand: ParsableCommand {
 
     @OptionGroup var onsetOptions: OnsetOptions
 
+    @OptionGroup var provenanceOption: ProvenanceOption
+
     func run() throws {
+        try provenanceOption.check(inputs: folderEntries(folder))
         let truth: SimulationTruthDocument
         do { truth = try SimulationTruthDocument.read(folder: folder) } catch {
             printError("error: \(folder)/\(SimulationTruthDocument.fileName): cannot read the simulation truth (\(error.localizedDescription)); evaluate needs a folder written by `tapkit simulate`")
@@ -41,16 +44,18 @@ struct EvaluateCommand: ParsableCommand {
         case .json:
             // The keys of `tapkit latency`'s document: tasks, overall, errors.
             struct Document: Encodable {
+                var tapkit: Provenance
                 var tasks: [AccuracyRow]
                 var overall: AccuracyRow
                 var errors: [ErrorRow]
             }
-            printOutput(try renderJSON(Document(tasks: summary.tasks, overall: summary.overall,
+            printOutput(try renderJSON(Document(tapkit: onsetOptions.provenance(), tasks: summary.tasks, overall: summary.overall,
                                                 errors: report.failures.map { ErrorRow(file: $0.path, message: $0.description) })))
         case .csv, .table:
             let rows = summary.rows.map(\.cells)
             printOutput((format == .csv ? renderCSV : renderTable)(AccuracyRow.columns, rows))
         }
+        try provenanceOption.write(onsetOptions.provenance(), inputs: folderEntries(folder))
         throw exitStatus(failures: report.failures.count)
     }
 }

@@ -27,12 +27,15 @@ struct LatencyCommand: ParsableCommand {
 
     @OptionGroup var onsetOptions: OnsetOptions
 
+    @OptionGroup var provenanceOption: ProvenanceOption
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
         let options = try onsetOptions.latencyOptions()
+        try provenanceOption.check(inputs: folderEntries(folder))
         let progress = ProgressLine("analysing tasks")
         let report: FolderLatencyReport
         do {
@@ -47,7 +50,8 @@ struct LatencyCommand: ParsableCommand {
         progress.finish()
         printDiagnostics(report, options: options)
 
-        let document = LatencyDocument(report, includePairs: pairs)
+        var document = LatencyDocument(report, includePairs: pairs)
+        document.tapkit = onsetOptions.provenance()
         switch format {
         case .json:
             printOutput(try renderJSON(document))
@@ -61,6 +65,7 @@ struct LatencyCommand: ParsableCommand {
                 printOutput(render(LatencyRow.columns, (document.tasks + [document.overall]).map(\.cells)))
             }
         }
+        try provenanceOption.write(onsetOptions.provenance(), inputs: folderEntries(folder))
         throw exitStatus(failures: report.failures.count)
     }
 }

@@ -33,6 +33,8 @@ struct TempoCommand: ParsableCommand {
     @Option(help: "tapkit, classic, median or interquartile-mean.")
     var estimator = "tapkit"
 
+    @OptionGroup var provenanceOption: ProvenanceOption
+
     @Option(help: "Slowest tempo considered, BPM (1–999).", transform: strictDecimal) var minBpm = 30.0
     @Option(help: "Fastest tempo considered, BPM (1–999).", transform: strictDecimal) var maxBpm = 300.0
     @Option(help: "The tapper's timer SD as a fraction of the period, as TapKit's estimator assumes it (0.001–0.2).", transform: strictDecimal) var timerCv = 0.03
@@ -62,6 +64,8 @@ struct TempoCommand: ParsableCommand {
 
     func run() throws {
         if from == nil && fromAudio == nil { return try runInteractive() }
+        let inputs = [from, fromAudio].compactMap { $0 }
+        try provenanceOption.check(inputs: inputs)
         let times: [Double]
         do { times = try tapTimes() } catch {
             printError("error: \(error)")
@@ -70,6 +74,16 @@ struct TempoCommand: ParsableCommand {
         var tracker = makeEstimator()
         let rows = times.map { time in (time, withinRange(tracker.tap(at: time))) }
         print(try render(rows), terminator: format == .json ? "\n" : "")
+        try provenanceOption.write(provenance(), inputs: inputs)
+    }
+
+    /// The `"tapkit"` block: the estimator, and with --from-audio the detector's settings
+    /// (TapOnsets' defaults: standard preset, bleed cancelled, the mix of all channels).
+    func provenance() -> Provenance {
+        guard fromAudio != nil else { return Provenance(commandLine: CommandLine.arguments, estimator: estimator) }
+        return Provenance(commandLine: CommandLine.arguments, preset: "standard",
+                          thresholdDb: OnsetDetectorConfiguration.standard.thresholdDB,
+                          bleed: BleedHandling.cancel.rawValue, channel: "mix", estimator: estimator)
     }
 
     /// The taps of --from or --from-audio, checked: at least two, strictly increasing.
@@ -119,7 +133,13 @@ struct TempoCommand: ParsableCommand {
             func round(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }
             let json = rows.map { Row(time: round($0.0, 1e6), bpm: $0.1.bpm.map { round($0, 100) }, taps_used: $0.1.tapsUsed,
                                       reset: $0.1.reset, confidence: round($0.1.confidence, 100)) }
-            return try renderJSON(json)
+            // An object, not a bare array, so that the run's provenance travels with the rows.
+            struct Document: Encodable {
+                var tapkit: Provenance
+                var file: String
+                var readings: [Row]
+            }
+            return try renderJSON(Document(tapkit: provenance(), file: from ?? fromAudio ?? "", readings: json))
         }
         let columns = ["time", "bpm", "taps_used", "reset", "confidence"]
         let cells = rows.map { time, reading in

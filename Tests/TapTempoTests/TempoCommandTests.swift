@@ -15,7 +15,12 @@ import TapTestSupport
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try runTapKit(["tempo", "--from", path, "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        // An object carrying the run's provenance, the rows under "readings" (an array before 0.11).
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let tapkit = try #require(document["tapkit"] as? [String: Any])
+        #expect(tapkit["estimator"] as? String == "tapkit" && tapkit["preset"] is NSNull && tapkit["version"] is String)
+        #expect(document["file"] as? String == path)
+        let rows = try #require(document["readings"] as? [[String: Any]])
         #expect(rows.count == 5)
         #expect(rows[0]["bpm"] is NSNull && rows[0]["taps_used"] as? Int == 1)
         #expect(rows[1...].allSatisfy { abs(($0["bpm"] as? Double ?? 0) - 120) < 1e-6 })
