@@ -10,7 +10,12 @@ struct LatencyCommand: ParsableCommand {
             For each task NNN_TT the timestamps in NNN_TT.txt are matched with the tap sounds \
             detected in the recording NNN_TT.wav (any format libsndfile reads); the latency of a \
             tap is its timestamp minus its acoustic onset. Prints one row per task and an \
-            'overall' row over all matched taps. Times are in milliseconds.
+            'overall' row over all matched taps. Times are in milliseconds. A task whose figures \
+            are doubtful (no onsets, under 50 % of touches matched, drift out of range, clipped \
+            recording, recording shorter than its last timestamp) is still analysed, flagged in \
+            the 'flags' column and warned about on stderr. The play-order files are checked \
+            against the tasks (and a trackList.xml in the folder above); skipped files are \
+            listed on stderr.
             """)
 
     @Argument(help: "A Tap-It data folder (NNN_TT.txt and NNN_TT.wav files).")
