@@ -15,7 +15,7 @@ import TapTestSupport
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try runTapKit(["tempo", "--from", path, "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
-        // An object carrying the run's provenance, the rows under "readings" (an array before 0.11).
+        // An object carrying the run's provenance, the rows under "readings" (0.10.0: a bare array).
         let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let tapkit = try #require(document["tapkit"] as? [String: Any])
         #expect(tapkit["estimator"] as? String == "tapkit" && tapkit["preset"] is NSNull && tapkit["version"] is String)
