@@ -36,6 +36,29 @@ public struct AccuracyRow: Sendable, Equatable, Codable {
         case latencySDErrorMs = "latency_sd_error_ms", meanSNRdB = "mean_snr_db"
     }
 
+    /// Every key is written, `null` when a value is absent (as in `tapkit latency`), and
+    /// numbers are rounded as ``cells`` prints them: shares to 4 decimals, ms to 3, dB to 1.
+    public func encode(to encoder: any Encoder) throws {
+        func round(_ value: Double?, _ digits: Int) -> Double? {
+            guard let value else { return nil }
+            let scale = pow(10, Double(digits))
+            return (value * scale).rounded() / scale
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(task, forKey: .task)
+        try container.encode(audibleTaps, forKey: .audibleTaps)
+        try container.encode(round(recall, 4), forKey: .recall)
+        try container.encode(round(precision, 4), forKey: .precision)
+        try container.encode(round(detectorPrecision, 4), forKey: .detectorPrecision)
+        try container.encode(round(correctPairs, 4), forKey: .correctPairs)
+        try container.encode(round(timingMedianMs, 3), forKey: .timingMedianMs)
+        try container.encode(round(timingSDMs, 3), forKey: .timingSDMs)
+        try container.encode(round(timingMaxAbsMs, 3), forKey: .timingMaxAbsMs)
+        try container.encode(round(latencyMeanErrorMs, 3), forKey: .latencyMeanErrorMs)
+        try container.encode(round(latencySDErrorMs, 3), forKey: .latencySDErrorMs)
+        try container.encode(round(meanSNRdB, 1), forKey: .meanSNRdB)
+    }
+
     /// Column names of ``cells``.
     public static let columns = ["task", "audible_taps", "recall", "precision", "detector_precision", "correct_pairs",
                                  "timing_median_ms", "timing_sd_ms", "timing_max_abs_ms", "latency_mean_error_ms",

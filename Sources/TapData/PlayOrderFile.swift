@@ -26,8 +26,18 @@ public enum PlayOrderFile {
 
     /// Parses the text of a play-order file; `path` is only used in error messages.
     public static func parse(_ text: String, path: String) throws(TapDataError) -> [Int] {
+        try parseEntries(text, path: path).map(\.index)
+    }
+
+    /// Reads a play-order file keeping the 1-based line of every index, for messages.
+    public static func readEntries(_ path: String) throws(TapDataError) -> [(index: Int, line: Int)] {
+        try parseEntries(TextFile.read(path), path: path)
+    }
+
+    /// Parses the text of a play-order file keeping the line of every index.
+    public static func parseEntries(_ text: String, path: String) throws(TapDataError) -> [(index: Int, line: Int)] {
         var lines = TextLines(text)
-        var order: [Int] = []
+        var order: [(index: Int, line: Int)] = []
         var lineOfIndex: [Int: Int] = [:]
         while let line = lines.next() {
             for word in lines.words(line.range) {
@@ -47,7 +57,7 @@ public enum PlayOrderFile {
                         message: "track index \(index) appears twice (first on line \(earlier))")
                 }
                 lineOfIndex[index] = line.number
-                order.append(index)
+                order.append((index, line.number))
             }
         }
         return order

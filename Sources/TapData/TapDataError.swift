@@ -32,6 +32,10 @@ public enum TapDataError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateTimestamps(path: String, task: TaskID, otherPath: String)
     /// A second play-order file for the same user.
     case duplicatePlayOrder(path: String, user: Int, otherPath: String)
+    /// Files that are each well-formed but disagree with one another (a play order that
+    /// leaves out a task's track, an index beyond the track list). `line` is 1-based, when
+    /// the problem is on one line.
+    case inconsistent(path: String, line: Int?, message: String)
 
     /// The file or folder the problem is about.
     public var path: String {
@@ -41,7 +45,7 @@ public enum TapDataError: Error, Sendable, Equatable, CustomStringConvertible {
              .invalidValue(let path, _, _), .notADirectory(let path), .noTapItFiles(let path),
              .missingAudio(let path, _), .missingTimestamps(let path, _),
              .duplicateAudio(let path, _, _), .duplicateTimestamps(let path, _, _),
-             .duplicatePlayOrder(let path, _, _):
+             .duplicatePlayOrder(let path, _, _), .inconsistent(let path, _, _):
             return path
         }
     }
@@ -51,6 +55,8 @@ public enum TapDataError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .malformedLine(_, let line, _), .invalidUTF8(_, let line):
             return line
+        case .inconsistent(_, let line, _):
+            return line
         default:
             return nil
         }
@@ -59,7 +65,7 @@ public enum TapDataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message without the `path:` / `path:line:` prefix.
     public var message: String {
         switch self {
-        case .malformedLine(_, _, let message):
+        case .malformedLine(_, _, let message), .inconsistent(_, _, let message):
             return message
         case .invalidUTF8:
             return "not valid UTF-8 text"

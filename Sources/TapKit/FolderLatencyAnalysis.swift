@@ -10,6 +10,11 @@ public struct FolderLatencyReport: Sendable {
     /// Every input that could not be analysed (a missing partner file, a malformed line, an
     /// undecodable recording), in the order of the tasks they belong to.
     public var failures: [AnalysisError]
+    /// Problems that do not stop or fail anything: play-order gaps (see
+    /// ``TapItFolder/checkPlayOrders()``).
+    public var warnings: [TapDataError] = []
+    /// Entries of the folder that were not read, with why, in name order.
+    public var skippedFiles: [SkippedFile] = []
 
     /// Statistics over all matched pairs of all tasks, in seconds; nil without pairs.
     public var overall: Summary? {
@@ -17,8 +22,22 @@ public struct FolderLatencyReport: Sendable {
     }
 }
 
+/// An entry of a data folder that the analysis did not read.
+public struct SkippedFile: Sendable, Equatable, CustomStringConvertible {
+    /// The entry's path.
+    public var path: String
+    /// Why it was not read.
+    public var reason: String
+    /// Whether its name looks like a task's, so that it was probably meant to be read.
+    public var looksLikeTask: Bool
+
+    public var description: String { "\(path): skipped: \(reason)" }
+}
+
 /// Analyses every task of a Tap-It data folder, `jobs` tasks at a time. One bad task never
 /// stops the batch: it is reported in ``FolderLatencyReport/failures`` and the rest go on.
+/// The play-order files are checked against the tasks (``TapItFolder/checkPlayOrders()``):
+/// their errors join the failures, their warnings go to ``FolderLatencyReport/warnings``.
 ///
 /// - Parameters:
 ///   - jobs: how many tasks run in parallel (default: one per core).
@@ -44,7 +63,15 @@ public func analyzeLatency(folder path: String, options: LatencyAnalysisOptions 
         case .failure(let error): failures.append(error)
         }
     }
-    return FolderLatencyReport(folder: path, tasks: tasks, failures: failures)
+    let playOrders = folder.checkPlayOrders()
+    failures += playOrders.errors.map(AnalysisError.data)
+    var report = FolderLatencyReport(folder: path, tasks: tasks, failures: failures)
+    report.warnings = playOrders.warnings
+    report.skippedFiles = folder.ignoredFiles.map { path in
+        let why = TapItFolder.whyIgnored(path)
+        return SkippedFile(path: path, reason: why.reason, looksLikeTask: why.looksLikeTask)
+    }
+    return report
 }
 
 /// Runs `body` for 0..<count on `jobs` threads and returns the results in index order, so

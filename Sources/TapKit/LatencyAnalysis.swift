@@ -37,14 +37,26 @@ public struct TaskLatency: Sendable {
     public var match: MatchResult
     /// Statistics of the matched latencies (touch − onset), in seconds; nil without pairs.
     public var latency: Summary?
+    /// What makes the task's figures doubtful (empty when nothing does); see ``QualityFlag``.
+    public var flags: [QualityFlag]
+    /// The recording's length, seconds.
+    public var recordingDuration: Seconds = 0
+    /// Clipped runs in the recording (see ``ClipCounter``).
+    public var clippedRuns = 0
+    /// The task's recording, when it was read from a file (for messages).
+    public var audioPath: String?
+    /// The task's timestamp file, when it was read from a file (for messages).
+    public var timestampsPath: String?
 
     /// Creates the analysis of a task from its parts; ``latency`` is derived from the pairs.
-    public init(id: TaskID, touches: [Seconds], onsets: [Onset], stimulusOnsets: [Onset] = [], match: MatchResult) {
+    public init(id: TaskID, touches: [Seconds], onsets: [Onset], stimulusOnsets: [Onset] = [], match: MatchResult,
+                flags: [QualityFlag] = []) {
         self.id = id
         self.touches = touches
         self.onsets = onsets
         self.stimulusOnsets = stimulusOnsets
         self.match = match
+        self.flags = flags
         latency = Summary(match.pairs.map(\.latency))
     }
 }
@@ -61,14 +73,21 @@ public func analyzeLatency(id: TaskID, timestampsPath: String, audioPath: String
         detection = try detectTapOnsets(inFile: audioPath, channel: options.channel,
                                         configuration: options.onsetDetection, bleed: options.bleed)
     } catch { throw .audio(error) }
-    return analyzeLatency(id: id, touches: touches, detection: detection, options: options)
+    var task = analyzeLatency(id: id, touches: touches, detection: detection, options: options)
+    task.audioPath = audioPath
+    task.timestampsPath = timestampsPath
+    return task
 }
 
 /// Analyses one task from its touches and detected onsets: matches the touches with the
-/// onsets that may be taps.
+/// onsets that may be taps, and sets the task's ``QualityFlag``s.
 public func analyzeLatency(id: TaskID, touches: [Seconds], detection: TapOnsetDetection,
                            options: LatencyAnalysisOptions = LatencyAnalysisOptions()) -> TaskLatency {
     let match = matchTouches(touches, toOnsets: detection.onsets.map(\.time), configuration: options.matching)
-    return TaskLatency(id: id, touches: touches, onsets: detection.onsets, stimulusOnsets: detection.stimulusOnsets,
-                       match: match)
+    var task = TaskLatency(id: id, touches: touches, onsets: detection.onsets, stimulusOnsets: detection.stimulusOnsets,
+                           match: match, flags: QualityFlag.flags(touches: touches, detection: detection, match: match,
+                                                                   matching: options.matching))
+    task.recordingDuration = detection.duration
+    task.clippedRuns = detection.clippedRuns
+    return task
 }

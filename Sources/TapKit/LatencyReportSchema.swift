@@ -29,6 +29,9 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
     public var ci95Ms: [Double]?
     /// Clock skew of the touch clock against the audio clock, parts per million.
     public var driftPpm: Double?
+    /// Why the task's figures are doubtful (``QualityFlag`` texts); empty when nothing is,
+    /// and always for `overall`.
+    public var flags: [String] = []
     /// The matched pairs, when asked for.
     public var pairs: [PairRow]?
 
@@ -36,7 +39,7 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
         case task, nTouches = "n_touches", nOnsets = "n_onsets", nStimulusOnsets = "n_stimulus_onsets", nMatched = "n_matched"
         case nUnmatchedTouches = "n_unmatched_touches", nUnmatchedOnsets = "n_unmatched_onsets"
         case meanMs = "mean_ms", sdMs = "sd_ms", medianMs = "median_ms", iqrMs = "iqr_ms"
-        case ci95Ms = "ci95_ms", driftPpm = "drift_ppm", pairs
+        case ci95Ms = "ci95_ms", driftPpm = "drift_ppm", flags, pairs
     }
 
     /// Absent statistics are written as `null`, so every row has every field.
@@ -55,19 +58,22 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
         try container.encode(iqrMs, forKey: .iqrMs)
         try container.encode(ci95Ms, forKey: .ci95Ms)
         try container.encode(driftPpm, forKey: .driftPpm)
+        try container.encode(flags, forKey: .flags)
         try container.encodeIfPresent(pairs, forKey: .pairs)
     }
 
     /// The statistics columns, in output order, for tables and CSV.
     public static let columns = ["task", "n_touches", "n_onsets", "n_stimulus_onsets", "n_matched", "n_unmatched_touches",
                                  "n_unmatched_onsets", "mean_ms", "sd_ms", "median_ms", "iqr_ms",
-                                 "ci95_low_ms", "ci95_high_ms", "drift_ppm"]
+                                 "ci95_low_ms", "ci95_high_ms", "drift_ppm", "flags"]
 
     /// The row's cells in ``columns`` order; absent values are empty.
     public var cells: [String] {
-        [task, String(nTouches), String(nOnsets), String(nStimulusOnsets), String(nMatched), String(nUnmatchedTouches),
-         String(nUnmatchedOnsets)] + [meanMs, sdMs, medianMs, iqrMs, ci95Ms?[0], ci95Ms?[1]].map(formatMs)
-            + [driftPpm.map { String(format: "%.1f", $0) } ?? ""]
+        let counts: [String] = [task, String(nTouches), String(nOnsets), String(nStimulusOnsets), String(nMatched),
+                                String(nUnmatchedTouches), String(nUnmatchedOnsets)]
+        let statistics: [Double?] = [meanMs, sdMs, medianMs, iqrMs, ci95Ms?[0], ci95Ms?[1]]
+        let drift: String = driftPpm.map { String(format: "%.1f", $0) } ?? ""
+        return counts + statistics.map(formatMs) + [drift, flags.joined(separator: ";")]
     }
 }
 
@@ -81,10 +87,23 @@ public struct PairRow: Sendable, Equatable, Codable {
     public var latencyMs: Double
 
     enum CodingKeys: String, CodingKey { case touch, onset, latencyMs = "latency_ms" }
+
+    /// The columns of the pairs table (`tapkit latency --pairs`, CSV and table).
+    public static let columns = ["task", "touch", "onset", "latency_ms"]
+}
+
+extension LatencyRow {
+    /// The task's pairs as rows of ``PairRow/columns``: seconds to 6 decimals (1 µs), the
+    /// latency to 3 decimals of a millisecond, as in JSON.
+    public var pairCells: [[String]] {
+        (pairs ?? []).map { [task, String(format: "%.6f", $0.touch), String(format: "%.6f", $0.onset), formatMs($0.latencyMs)] }
+    }
 }
 
 /// The whole `tapkit latency --format json` document.
 public struct LatencyDocument: Sendable, Encodable {
+    /// Where the document came from (written as `"tapkit"` when set; the command always sets it).
+    public var tapkit: Provenance?
     /// One row per analysed task, ordered by user and track.
     public var tasks: [LatencyRow]
     /// All matched pairs of all tasks together.
@@ -99,6 +118,11 @@ public struct ErrorRow: Sendable, Equatable, Codable {
     public var file: String
     /// What is wrong, with the file (and line) in front.
     public var message: String
+
+    public init(file: String, message: String) {
+        self.file = file
+        self.message = message
+    }
 }
 
 /// Milliseconds to three decimals (a microsecond), the resolution worth printing.
@@ -108,6 +132,9 @@ func formatMs(_ value: Double?) -> String {
 
 private func milliseconds(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000 }
 
+/// Seconds rounded to 1 µs, as CSV prints them.
+private func microseconds(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000_000 }
+
 extension LatencyRow {
     /// The row of one analysed task.
     public init(_ task: TaskLatency, includePairs: Bool = false) {
@@ -116,9 +143,10 @@ extension LatencyRow {
                   matched: task.match.pairs.count, unmatchedTouches: task.match.unmatchedTouchIndices.count,
                   unmatchedOnsets: task.match.unmatchedOnsetIndices.count, latency: task.latency,
                   driftPpm: task.match.drift?.ppm)
+        flags = task.flags.map(\.rawValue)
         if includePairs {
             pairs = task.match.pairs.map {
-                PairRow(touch: $0.touchTime, onset: $0.onsetTime, latencyMs: milliseconds($0.latency))
+                PairRow(touch: microseconds($0.touchTime), onset: microseconds($0.onsetTime), latencyMs: milliseconds($0.latency))
             }
         }
     }

@@ -9,6 +9,51 @@ public struct TapOnsetDetection: Sendable, Equatable {
     public var stimulusOnsets: [Onset]
     /// How many clicks were subtracted from the recording before the final detection.
     public var cancelledClicks: Int
+    /// The length of the recording, seconds (frames ÷ sample rate).
+    public var duration: Seconds = 0
+    /// Runs of ``ClipCounter/runLength`` or more consecutive samples at or beyond
+    /// ``ClipCounter/level`` of full scale in the channel analysed (or the mix): clipping.
+    public var clippedRuns: Int = 0
+
+    /// A detection from its parts (for tests and for onsets found elsewhere).
+    public init(onsets: [Onset], stimulusOnsets: [Onset] = [], cancelledClicks: Int = 0, duration: Seconds = 0,
+                clippedRuns: Int = 0) {
+        self.onsets = onsets
+        self.stimulusOnsets = stimulusOnsets
+        self.cancelledClicks = cancelledClicks
+        self.duration = duration
+        self.clippedRuns = clippedRuns
+    }
+}
+
+/// Counts clipped runs in a stream of samples: ``runLength`` or more consecutive samples
+/// whose magnitude is at least ``level`` of full scale. One full-scale sample can be a loud
+/// but intact peak; three in a row is the flat top of a waveform the converter cut off.
+public struct ClipCounter: Sendable {
+    /// The magnitude that counts as full scale (0.999: 16-bit samples from ±32 735 on).
+    public static let level: Float = 0.999
+    /// The fewest consecutive samples at ``level`` that make a clipped run.
+    public static let runLength = 3
+    /// Clipped runs seen so far.
+    public private(set) var runs = 0
+    /// Samples seen so far.
+    public private(set) var samples = 0
+    private var current = 0
+
+    public init() {}
+
+    /// Adds the next samples of the stream.
+    public mutating func process(_ block: UnsafeBufferPointer<Float>) {
+        samples += block.count
+        for sample in block {
+            if abs(sample) >= Self.level {
+                current += 1
+                if current == Self.runLength { runs += 1 }
+            } else {
+                current = 0
+            }
+        }
+    }
 }
 
 /// How ``detectTapOnsets(inFile:channel:configuration:bleed:)`` treats metronome bleed.
@@ -38,7 +83,8 @@ public func detectTapOnsets(in signal: Signal, configuration: OnsetDetectorConfi
                             bleed: BleedHandling = .cancel) -> TapOnsetDetection {
     // A signal in memory cannot fail to read.
     (try? detectTapOnsets(in: SignalSource(signal: signal), configuration: configuration, bleed: bleed))
-        ?? TapOnsetDetection(onsets: [], stimulusOnsets: [], cancelledClicks: 0)
+        ?? TapOnsetDetection(onsets: [], stimulusOnsets: [], cancelledClicks: 0,
+                         duration: Double(signal.samples.count) / signal.sampleRate)
 }
 
 /// Mono audio that can be streamed from the start more than once and read in pieces.
@@ -103,6 +149,15 @@ struct SignalSource: AudioSource {
 
 func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorConfiguration,
                      bleed: BleedHandling) throws(AudioError) -> TapOnsetDetection {
+    var clips = ClipCounter()
+    var detection = try detectTapOnsets(in: source, configuration: configuration, bleed: bleed, clips: &clips)
+    detection.duration = Double(clips.samples) / source.sampleRate
+    detection.clippedRuns = clips.runs
+    return detection
+}
+
+func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorConfiguration,
+                     bleed: BleedHandling, clips: inout ClipCounter) throws(AudioError) -> TapOnsetDetection {
     let rate = source.sampleRate
     // Pass 1: the onsets, and (more sensitive) the probe onsets in which clicks are sought,
     // both from one high-passed stream.
@@ -113,6 +168,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     var found = [[Onset]](repeating: [], count: bleed == .keep ? 1 : 2)
     var filtered = [Float](repeating: 0, count: 65_536)
     try source.forEachBlock { block in
+        clips.process(block)
         if filtered.count < block.count { filtered = [Float](repeating: 0, count: block.count) }
         filtered.withUnsafeMutableBufferPointer { filter.process(block, into: $0.baseAddress!) }
         filtered.withUnsafeBufferPointer { buffer in

@@ -41,3 +41,12 @@ struct OnsetOptions: ParsableArguments {
         return .channel(number - 1)
     }
 }
+
+extension OnsetOptions {
+    /// The `"tapkit"` block of a run with these options (the threshold actually used).
+    func provenance() -> Provenance {
+        let threshold = (try? detectorConfiguration())?.thresholdDB
+        return Provenance(commandLine: CommandLine.arguments, preset: preset, thresholdDb: threshold, bleed: bleed.rawValue,
+                          channel: channel)
+    }
+}

@@ -25,7 +25,10 @@ struct EvaluateCommand: ParsableCommand {
 
     @OptionGroup var onsetOptions: OnsetOptions
 
+    @OptionGroup var provenanceOption: ProvenanceOption
+
     func run() throws {
+        try provenanceOption.check(inputs: folderEntries(folder))
         let truth: SimulationTruthDocument
         do { truth = try SimulationTruthDocument.read(folder: folder) } catch {
             printError("error: \(folder)/\(SimulationTruthDocument.fileName): cannot read the simulation truth (\(error.localizedDescription)); evaluate needs a folder written by `tapkit simulate`")
@@ -33,18 +36,27 @@ struct EvaluateCommand: ParsableCommand {
         }
         let options = try onsetOptions.latencyOptions()
         let report = try analyzeLatency(folder: folder, options: options, jobs: jobs)
-        for failure in report.failures { printError("error: \(failure)") }
+        printDiagnostics(report, options: options)
         let accuracies = report.tasks.compactMap { task in
             truth.tasks[task.id.description].map { evaluate(task, against: $0) }
         }
         let summary = AccuracySummary(accuracies)
         switch format {
         case .json:
-            printOutput(try renderJSON(summary))
+            // The keys of `tapkit latency`'s document: tasks, overall, errors.
+            struct Document: Encodable {
+                var tapkit: Provenance
+                var tasks: [AccuracyRow]
+                var overall: AccuracyRow
+                var errors: [ErrorRow]
+            }
+            printOutput(try renderJSON(Document(tapkit: onsetOptions.provenance(), tasks: summary.tasks, overall: summary.overall,
+                                                errors: report.failures.map { ErrorRow(file: $0.path, message: $0.description) })))
         case .csv, .table:
             let rows = summary.rows.map(\.cells)
             printOutput((format == .csv ? renderCSV : renderTable)(AccuracyRow.columns, rows))
         }
+        try provenanceOption.write(onsetOptions.provenance(), inputs: folderEntries(folder))
         throw exitStatus(failures: report.failures.count)
     }
 }

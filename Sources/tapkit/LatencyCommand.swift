@@ -10,7 +10,12 @@ struct LatencyCommand: ParsableCommand {
             For each task NNN_TT the timestamps in NNN_TT.txt are matched with the tap sounds \
             detected in the recording NNN_TT.wav (any format libsndfile reads); the latency of a \
             tap is its timestamp minus its acoustic onset. Prints one row per task and an \
-            'overall' row over all matched taps. Times are in milliseconds.
+            'overall' row over all matched taps. Times are in milliseconds. A task whose figures \
+            are doubtful (no onsets, under 50 % of touches matched, drift out of range, clipped \
+            recording, recording shorter than its last timestamp) is still analysed, flagged in \
+            the 'flags' column and warned about on stderr. The play-order files are checked \
+            against the tasks (and a trackList.xml in the folder above); skipped files are \
+            listed on stderr.
             """)
 
     @Argument(help: "A Tap-It data folder (NNN_TT.txt and NNN_TT.wav files).")
@@ -19,7 +24,7 @@ struct LatencyCommand: ParsableCommand {
     @Option(help: "Output format: table, csv or json.")
     var format = OutputFormat.table
 
-    @Flag(help: "Include every matched pair (touch, onset, latency).")
+    @Flag(help: "Every matched pair (task, touch, onset, latency_ms): with csv or table, the pairs table instead of the task table; with json, a 'pairs' array in each task.")
     var pairs = false
 
     @Option(help: "Tasks analysed in parallel; the default is one per core.")
@@ -27,12 +32,15 @@ struct LatencyCommand: ParsableCommand {
 
     @OptionGroup var onsetOptions: OnsetOptions
 
+    @OptionGroup var provenanceOption: ProvenanceOption
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
         let options = try onsetOptions.latencyOptions()
+        try provenanceOption.check(inputs: folderEntries(folder))
         let progress = ProgressLine("analysing tasks")
         let report: FolderLatencyReport
         do {
@@ -45,25 +53,36 @@ struct LatencyCommand: ParsableCommand {
             throw ExitCode(1)
         }
         progress.finish()
-        for failure in report.failures { printError("error: \(failure)") }
+        printDiagnostics(report, options: options)
 
-        let document = LatencyDocument(report, includePairs: pairs)
+        var document = LatencyDocument(report, includePairs: pairs)
+        document.tapkit = onsetOptions.provenance()
         switch format {
         case .json:
             printOutput(try renderJSON(document))
         case .csv, .table:
-            let rows = (document.tasks + [document.overall]).map(\.cells)
+            // One table per stream: a second table after a blank line is silently misread
+            // by CSV readers (pandas takes it for more rows).
             let render = format == .csv ? renderCSV : renderTable
-            printOutput(render(LatencyRow.columns, rows))
             if pairs {
-                let pairColumns = ["task", "touch", "onset", "latency_ms"]
-                let pairRows = document.tasks.flatMap { row in
-                    (row.pairs ?? []).map { [row.task, String(format: "%.6f", $0.touch), String(format: "%.6f", $0.onset),
-                                             String(format: "%.3f", $0.latencyMs)] }
-                }
-                printOutput("\n" + render(pairColumns, pairRows))
+                printOutput(render(PairRow.columns, document.tasks.flatMap(\.pairCells)))
+            } else {
+                printOutput(render(LatencyRow.columns, (document.tasks + [document.overall]).map(\.cells)))
             }
         }
+        try provenanceOption.write(onsetOptions.provenance(), inputs: folderEntries(folder))
         throw exitStatus(failures: report.failures.count)
+    }
+}
+
+/// Everything a folder analysis has to say besides its rows, on stderr: errors, play-order
+/// warnings, skipped entries (a warning when the name looks like a task's, else a note) and
+/// each quality flag of each task.
+func printDiagnostics(_ report: FolderLatencyReport, options: LatencyAnalysisOptions) {
+    for failure in report.failures { printError("error: \(failure)") }
+    for warning in report.warnings { printError("warning: \(warning)") }
+    for skipped in report.skippedFiles { printError("\(skipped.looksLikeTask ? "warning" : "note"): \(skipped)") }
+    for task in report.tasks {
+        for line in task.flagWarnings(matching: options.matching) { printError("warning: \(line)") }
     }
 }

@@ -20,7 +20,7 @@ struct MetronomeRenderCommand: ParsableCommand {
             Every click's time is computed exactly (fractions of a whole note at an exact tempo; \
             the exact integral of a tempo ramp) and rounded to a frame once: beat k of a steady \
             metronome starts at frame round(k × 60 / BPM × rate), however long it runs. The onset \
-            list (CSV: time, frame, bar, beat, subdivision, kind, played) is the ground truth for \
+            list (CSV: time, frame, bar, beat, subdivision_step, subdivision_of, kind, played) is the ground truth for \
             asynchrony analysis. Either give the settings as options, or a program file with \
             --program (sections, ramps, perturbations: see the metronome documentation). Both files are \
             written to temporary names and renamed at the end, so a failure never leaves half a file.
@@ -182,10 +182,11 @@ struct MetronomeRenderCommand: ParsableCommand {
 
     /// The onset list: time (seconds, 9 decimals), frame, bar, beat, subdivision, kind, played.
     func onsetTable(_ clicks: [ClickEvent]) -> String {
-        var text = "time,frame,bar,beat,subdivision,kind,played\n"
+        // The subdivision as two integers: a label `1/2` is read as a date by spreadsheets.
+        var text = "time,frame,bar,beat,subdivision_step,subdivision_of,kind,played\n"
         for click in clicks {
             text += String(format: "%.9f", click.time)
-                + ",\(click.frame),\(click.bar),\(click.beat),\(click.subdivisionLabel),\(click.kind.rawValue),\(click.played)\n"
+                + ",\(click.frame),\(click.bar),\(click.beat),\(click.step),\(click.of),\(click.kind.rawValue),\(click.played)\n"
         }
         return text
     }

@@ -14,7 +14,8 @@ struct TempoCommand: ParsableCommand {
         abstract: "Tap tempo: the tempo of taps from the keyboard, a file of tap times, or a recording.",
         discussion: """
             Without --from or --from-audio, every key is a tap (r resets, q quits) and a live \
-            line on stderr shows the tempo; the last reading goes to stdout at the end. With \
+            line on stderr shows the tempo; the last reading goes to stdout at the end as key=value \
+            lines (bpm=, empty without a reading; taps_used=; confidence=). With \
             --from FILE (one time in seconds per line, as Tap-It's .txt files) or --from-audio \
             FILE (tap onsets found by TapOnsets), the reading after every tap is printed. The \
             estimator is TapKit's (see the tap-tempo documentation) unless --estimator says otherwise.
@@ -31,6 +32,8 @@ struct TempoCommand: ParsableCommand {
 
     @Option(help: "tapkit, classic, median or interquartile-mean.")
     var estimator = "tapkit"
+
+    @OptionGroup var provenanceOption: ProvenanceOption
 
     @Option(help: "Slowest tempo considered, BPM (1–999).", transform: strictDecimal) var minBpm = 30.0
     @Option(help: "Fastest tempo considered, BPM (1–999).", transform: strictDecimal) var maxBpm = 300.0
@@ -61,6 +64,8 @@ struct TempoCommand: ParsableCommand {
 
     func run() throws {
         if from == nil && fromAudio == nil { return try runInteractive() }
+        let inputs = [from, fromAudio].compactMap { $0 }
+        try provenanceOption.check(inputs: inputs)
         let times: [Double]
         do { times = try tapTimes() } catch {
             printError("error: \(error)")
@@ -69,6 +74,16 @@ struct TempoCommand: ParsableCommand {
         var tracker = makeEstimator()
         let rows = times.map { time in (time, withinRange(tracker.tap(at: time))) }
         print(try render(rows), terminator: format == .json ? "\n" : "")
+        try provenanceOption.write(provenance(), inputs: inputs)
+    }
+
+    /// The `"tapkit"` block: the estimator, and with --from-audio the detector's settings
+    /// (TapOnsets' defaults: standard preset, bleed cancelled, the mix of all channels).
+    func provenance() -> Provenance {
+        guard fromAudio != nil else { return Provenance(commandLine: CommandLine.arguments, estimator: estimator) }
+        return Provenance(commandLine: CommandLine.arguments, preset: "standard",
+                          thresholdDb: OnsetDetectorConfiguration.standard.thresholdDB,
+                          bleed: BleedHandling.cancel.rawValue, channel: "mix", estimator: estimator)
     }
 
     /// The taps of --from or --from-audio, checked: at least two, strictly increasing.
@@ -114,8 +129,17 @@ struct TempoCommand: ParsableCommand {
                     try container.encode(confidence, forKey: .confidence)
                 }
             }
-            let json = rows.map { Row(time: $0.0, bpm: $0.1.bpm, taps_used: $0.1.tapsUsed, reset: $0.1.reset, confidence: $0.1.confidence) }
-            return try renderJSON(json)
+            // Rounded as CSV prints them: time to 1 µs, bpm and confidence to 0.01.
+            func round(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }
+            let json = rows.map { Row(time: round($0.0, 1e6), bpm: $0.1.bpm.map { round($0, 100) }, taps_used: $0.1.tapsUsed,
+                                      reset: $0.1.reset, confidence: round($0.1.confidence, 100)) }
+            // An object, not a bare array, so that the run's provenance travels with the rows.
+            struct Document: Encodable {
+                var tapkit: Provenance
+                var file: String
+                var readings: [Row]
+            }
+            return try renderJSON(Document(tapkit: provenance(), file: from ?? fromAudio ?? "", readings: json))
         }
         let columns = ["time", "bpm", "taps_used", "reset", "confidence"]
         let cells = rows.map { time, reading in
@@ -158,7 +182,8 @@ struct TempoCommand: ParsableCommand {
             if keys.hasEnded { quit = true }
         }
         if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
-        print("bpm " + (last.bpm.map { String(format: "%.2f", $0) } ?? "none") + "\ntaps_used \(last.tapsUsed)\nconfidence " + String(format: "%.2f", last.confidence))
+        // key=value lines; no reading leaves the value empty (`bpm=`), as CSV leaves the cell.
+        print("bpm=" + (last.bpm.map { String(format: "%.2f", $0) } ?? "") + "\ntaps_used=\(last.tapsUsed)\nconfidence=" + String(format: "%.2f", last.confidence))
     }
 }
 

@@ -55,25 +55,59 @@ import TapAccuracy
         #expect(table.stdout.contains("001_01"))
     }
 
+    /// One table per stream: with --pairs, CSV is the pairs table alone (a second table after
+    /// a blank line was read by pandas as more rows); JSON embeds the pairs in each task.
     @Test func pairsAreListedWhenAskedFor() throws {
         let result = try runTapKit(["latency", fixtures, "--format", "csv", "--pairs"])
-        let sections = result.stdout.components(separatedBy: "\n\n")
-        #expect(sections.count == 2)
-        let pairLines = sections[1].split(separator: "\n")
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("\n\n"))
+        let pairLines = result.stdout.split(separator: "\n")
         #expect(pairLines.first == "task,touch,onset,latency_ms")
         let expected = try JSONDecoder().decode(
             LatencyJSON.self, from: Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Fixtures/expected/latency.json")))
         #expect(pairLines.count == 1 + expected.overall.n_matched)
+        #expect(pairLines.dropFirst().allSatisfy { $0.split(separator: ",").count == 4 && !$0.hasPrefix("overall") })
+        let table = try runTapKit(["latency", fixtures, "--pairs"])
+        #expect(table.stdout.hasPrefix("task  ") && table.stdout.split(separator: "\n").count == 1 + expected.overall.n_matched)
+        let json = try runTapKit(["latency", fixtures, "--format", "json", "--pairs"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let tasks = try #require(document["tasks"] as? [[String: Any]])
+        #expect(tasks.map { ($0["pairs"] as? [Any])?.count ?? -1 }.reduce(0, +) == expected.overall.n_matched)
     }
 
-    @Test func onsetsCSVStartsWithTime() throws {
+    /// `file` is the first column whatever the number of inputs, so one reader takes the output
+    /// of one file or of many.
+    @Test func onsetsCSVNamesTheFileEvenForOneInput() throws {
         let result = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "csv"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first == "time,strength,snr_db")
-        let times = lines.dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
+        #expect(lines.first == "file,time,strength,snr_db")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(fixtures + "/001_01.wav,") })
+        let times = lines.dropFirst().compactMap { Double($0.split(separator: ",")[1]) }
         #expect(times.count == lines.count - 1 && times.count >= 11)
         #expect(times == times.sorted())
+        let two = try runTapKit(["onsets", fixtures + "/001_01.wav", fixtures + "/001_02.wav", "--format", "csv"])
+        #expect(two.stdout.split(separator: "\n").first == "file,time,strength,snr_db")
+    }
+
+    /// Evaluate writes every key (null when absent, as latency does), `errors` as latency does,
+    /// and the numbers CSV prints.
+    @Test func evaluateJSONHasLatencysConventions() throws {
+        let json = try runTapKit(["evaluate", fixtures, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((document["errors"] as? [Any])?.isEmpty == true)
+        let overall = try #require(document["overall"] as? [String: Any])
+        #expect(overall["latency_mean_error_ms"] is NSNull && overall["latency_sd_error_ms"] is NSNull, "\(overall)")
+        let tasks = try #require(document["tasks"] as? [[String: Any]])
+        #expect(Set(tasks[0].keys) == Set(overall.keys))
+        let csv = try runTapKit(["evaluate", fixtures, "--format", "csv"])
+        let header = try #require(csv.stdout.split(separator: "\n").first).split(separator: ",").map(String.init)
+        let last = try #require(csv.stdout.split(separator: "\n").last).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for (column, cell) in zip(header, last) where column != "task" {
+            if cell.isEmpty { #expect(overall[column] is NSNull, "\(column)"); continue }
+            #expect((overall[column] as? Double) == Double(cell), "\(column): JSON \(overall[column] ?? "absent"), CSV \(cell)")
+        }
     }
 
     @Test func usageErrorsExitWithTwo() throws {

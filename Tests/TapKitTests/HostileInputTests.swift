@@ -162,7 +162,8 @@ import TapTestSupport
         for estimator in ["tapkit", "classic", "median", "interquartile-mean"] {
             let run = try runTapKit(["tempo", "--from", folder.file("t.txt"), "--format", "json", "--estimator", estimator, "--max-bpm", "300"])
             #expect(run.status == 0, "\(run.stderr)")
-            let rows = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(estimator): \(run.stdout)")
+            let document = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(estimator): \(run.stdout)")
+            let rows = try #require(document["readings"] as? [[String: Any]], "\(estimator): \(run.stdout)")
             #expect(rows.count == 4, "\(estimator)")
             for row in rows {
                 if let bpm = row["bpm"] as? Double { #expect(bpm.isFinite && bpm <= 300 && bpm >= 30, "\(estimator): \(bpm)") }

@@ -119,7 +119,8 @@ import TapTestSupport
             var seconds = k <= 0 ? Double(index) * 0.6 : 2.4 + 0.6 * Double(min(k, 24) - 1) + 0.5 * Double(max(k - 24, 0))
             if k >= 12 { seconds += 0.05 }
             #expect(Int(fields[1]) == Int((seconds * 48_000).rounded()), "row \(row)")
-            #expect(fields[6] == (k <= 40 ? "true" : "false"), "row \(row)")
+            // played: the last of time,frame,bar,beat,subdivision_step,subdivision_of,kind,played
+            #expect(fields[7] == (k <= 40 ? "true" : "false"), "row \(row)")
         }
     }
 }

@@ -35,8 +35,11 @@ import TapTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/a.wav")) == Data(contentsOf: URL(fileURLWithPath: folder + "/b.wav")))
         let csv = try String(contentsOfFile: folder + "/a.csv", encoding: .utf8)
         #expect(csv == (try String(contentsOfFile: folder + "/b.csv", encoding: .utf8)))
-        #expect(csv.hasPrefix("time,frame,bar,beat,subdivision,kind,played\n0.000000000,0,1,1,0,accent,true\n"))
+        #expect(csv.hasPrefix("time,frame,bar,beat,subdivision_step,subdivision_of,kind,played\n0.000000000,0,1,1,0,0,accent,true\n"))
         #expect(csv.split(separator: "\n").count == 1 + 8 * 7 * 4)  // 7 beats, each with 1/3, 1/2, 2/3
+        // The subdivision as two integers: a `1/2` cell would become 1 February in a spreadsheet.
+        #expect(!csv.contains("/"))
+        #expect(csv.contains(",1,3,subdivision,") && csv.contains(",1,2,subdivision,") && csv.contains(",2,3,subdivision,"))
     }
 
     @Test func badInputIsNamedAndNothingIsWritten() throws {

@@ -15,7 +15,12 @@ import TapTestSupport
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try runTapKit(["tempo", "--from", path, "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        // An object carrying the run's provenance, the rows under "readings" (0.10.0: a bare array).
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let tapkit = try #require(document["tapkit"] as? [String: Any])
+        #expect(tapkit["estimator"] as? String == "tapkit" && tapkit["preset"] is NSNull && tapkit["version"] is String)
+        #expect(document["file"] as? String == path)
+        let rows = try #require(document["readings"] as? [[String: Any]])
         #expect(rows.count == 5)
         #expect(rows[0]["bpm"] is NSNull && rows[0]["taps_used"] as? Int == 1)
         #expect(rows[1...].allSatisfy { abs(($0["bpm"] as? Double ?? 0) - 120) < 1e-6 })
@@ -99,12 +104,12 @@ import TapTestSupport
             let run = try runTapKit(["tempo", "--estimator", "median"], input: input)
             #expect(run.status == 0, "\(run.stderr)")
             if reset {
-                #expect(run.stdout.hasPrefix("bpm none\ntaps_used 0"), "\(run.stdout)")
+                #expect(run.stdout.hasPrefix("bpm=\ntaps_used=0\n"), "\(run.stdout)")
             } else {
                 let expected = 60 / writes.medianInterval
                 let bpm = run.stdout.split(separator: "\n").first.flatMap { Double($0.dropFirst(4)) }
                 #expect(bpm.map { abs($0 - expected) < 0.1 * expected } == true, "\(run.stdout), writer's tempo \(expected)")
-                #expect(run.stdout.contains("taps_used 6"), "\(run.stdout)")
+                #expect(run.stdout.contains("taps_used=6"), "\(run.stdout)")
             }
         }
     }
