@@ -108,3 +108,11 @@ func runInParallel<Value: Sendable>(count: Int, jobs: Int, progress: (@Sendable 
     for _ in 0..<workers { finished.wait() }
     return results.withLock { $0.map { $0! } }
 }
+
+extension FolderLatencyReport {
+    /// The report of a folder that could not be read at all: no tasks, its one failure, so
+    /// that a JSON reader still gets a document that says what went wrong.
+    public init(unreadableFolder folder: String, error: TapDataError) {
+        self.init(folder: folder, tasks: [], failures: [.data(error)])
+    }
+}

@@ -50,6 +50,12 @@ struct LatencyCommand: ParsableCommand {
         } catch {
             progress.finish()
             printError("error: \(error)")
+            if format == .json {
+                // A script reading the JSON gets a document naming the failure, not nothing.
+                var document = LatencyDocument(FolderLatencyReport(unreadableFolder: folder, error: error))
+                document.tapkit = onsetOptions.provenance()
+                printOutput(try renderJSON(document))
+            }
             throw ExitCode(1)
         }
         progress.finish()

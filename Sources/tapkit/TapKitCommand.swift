@@ -16,12 +16,13 @@ struct TapKitCommand: ParsableCommand {
 
     /// Maps argument errors to exit status 2, as documented, instead of the parser's 64.
     static func main() {
-        if let suggestion = suggestionForUnknownCommand(Array(CommandLine.arguments.dropFirst())) {
+        let arguments = RawPathArguments.usable()
+        if let suggestion = suggestionForUnknownCommand(arguments) {
             FileHandle.standardError.write(Data((suggestion + "\n").utf8))
             Foundation.exit(2)
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
@@ -72,12 +73,12 @@ extension OutputFormat: ExpressibleByArgument {}
 /// Diagnostics go to stderr, data to stdout. A stderr that is gone (the terminal closed:
 /// SIGHUP) loses the message instead of ending the process.
 func printError(_ message: String) {
-    try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((RawPathArguments.shown(message) + "\n").utf8))
 }
 
 /// Writes to stdout without buffering surprises when piped.
 func printOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    FileHandle.standardOutput.write(Data(RawPathArguments.shown(text).utf8))
 }
 
 /// The exit status for a run in which `failures` inputs could not be analysed.

@@ -231,4 +231,42 @@ import TapTestSupport
         let after = try Data(contentsOf: URL(fileURLWithPath: folder.file("001_01.wav")))
         #expect(after == before)
     }
+
+    // MARK: Folders
+
+    /// A folder whose name is not UTF-8 (Latin-1 "café") is analysed; messages show the name
+    /// with the invalid byte replaced, as a terminal would.
+    @Test func aFolderNamedInLatin1IsAnalysed() throws {
+        let parent = TemporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Swift strings cannot hold the byte 0xE9 alone: the shell makes the name.
+        process.arguments = ["-c", """
+            set -e; d="$(printf '%s/caf\\351' "$1")"; mkdir "$d"; cp "$2"/001_01.* "$d"/
+            "$3" latency "$d" --format csv
+            """, "sh", parent.path, fixtures, tapkitBinary]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stdout.contains("001_01,11,12"), "\(stdout)")
+        #expect(!stderr.contains("/proc/self/fd") && !stdout.contains("/proc/self/fd"))
+        // The folder really has the Latin-1 byte in its name.
+        let names = try FileManager.default.contentsOfDirectory(atPath: parent.path)
+        #expect(names.count == 1 && names[0].hasPrefix("caf") && names[0] != "caf\\351", "\(names)")
+    }
+
+    /// A folder that cannot be read still gives a JSON document naming the failure.
+    @Test func anUnreadableFolderStillGivesAJSONDocument() throws {
+        let run = try runTapKit(["latency", "/nonexistent-tapkit-folder", "--format", "json"])
+        #expect(run.status == 1)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+        let errors = try #require(json["errors"] as? [[String: Any]])
+        #expect(errors.first?["file"] as? String == "/nonexistent-tapkit-folder")
+        #expect((json["tasks"] as? [Any])?.isEmpty == true && json["tapkit"] != nil)
+    }
 }
