@@ -6,7 +6,7 @@ RELEASE = .build/release
 PREFIX ?= /usr/local
 MANUALS = .build/plugins/GenerateManual/outputs/tapkit
 
-DOC_TARGETS = TapAudio TapStatistics TapOnsets TapMatching TapData TapKit TapMetronome TapTempo TapInput TapCapture TapSim TapAccuracy
+DOC_TARGETS = TapAudio TapStatistics TapOnsets TapMatching TapData TapLatency TapKit TapMetronome TapTempo TapInput TapCapture TapSim TapAccuracy
 
 .PHONY: deps build demo test docs bench fixtures install uninstall clean
 

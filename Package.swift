@@ -35,9 +35,14 @@ let package = Package(
         .target(name: "TapData", dependencies: ["TapAudio"]),
         .target(name: "TapSim", dependencies: ["TapAudio", "TapData", "TapStatistics"]),
         // The pipeline's accuracy against simulated truth: the only place analysis meets the simulator.
-        .target(name: "TapAccuracy", dependencies: ["TapKit", "TapSim"]),
-        .target(name: "TapKit", dependencies: [
+        .target(name: "TapAccuracy", dependencies: ["TapLatency", "TapData", "TapStatistics", "TapSim"]),
+        // The latency pipeline over a data folder, and its report schema.
+        .target(name: "TapLatency", dependencies: [
             "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData",
+        ]),
+        // The umbrella scripts link: re-exports only.
+        .target(name: "TapKit", dependencies: [
+            "TapAudio", "TapOnsets", "TapMatching", "TapStatistics", "TapData", "TapLatency",
         ]),
         .target(name: "TapMetronome", dependencies: [
             "TapAudio", "TapData", "TapStatistics", .product(name: "Atomics", package: "swift-atomics"),

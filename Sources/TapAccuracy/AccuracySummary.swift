@@ -1,5 +1,7 @@
 import Foundation
-import TapKit
+import TapData
+import TapLatency
+import TapStatistics
 import TapSim
 
 /// One row of an accuracy report: a task, or `overall` (every tap pooled).

@@ -1,4 +1,6 @@
-import TapKit
+import TapData
+import TapLatency
+import TapStatistics
 import TapSim
 
 /// How well the latency pipeline recovered one simulated task's ground truth.

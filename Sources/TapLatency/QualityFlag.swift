@@ -1,3 +1,6 @@
+import TapAudio
+import TapMatching
+import TapOnsets
 /// Something about a task that makes its latency figures doubtful, as REPP marks a trial
 /// `failed` with a reason. A flagged task is still analysed and reported; the flags travel
 /// with its row (`flags` in CSV and JSON) and each is warned about on stderr.

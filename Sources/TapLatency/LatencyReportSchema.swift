@@ -1,4 +1,7 @@
 import Foundation
+import TapAudio
+import TapData
+import TapStatistics
 
 /// One row of `tapkit latency` output: a task, or `overall`. Field names are the schema of
 /// the JSON and CSV output (documented in Docs/file-formats.md); times are milliseconds.

@@ -1,3 +1,8 @@
+import TapAudio
+import TapData
+import TapMatching
+import TapOnsets
+import TapStatistics
 /// Settings of the latency pipeline: how onsets are detected, how touches are matched to
 /// them, and which channel of the recording is analysed.
 public struct LatencyAnalysisOptions: Sendable {

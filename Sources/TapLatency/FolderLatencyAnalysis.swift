@@ -1,4 +1,6 @@
 import Foundation
+import TapData
+import TapStatistics
 import Synchronization
 
 /// The latency analysis of a whole Tap-It data folder.

@@ -1,3 +1,5 @@
+import TapAudio
+import TapData
 /// Why one task of a batch could not be analysed. Every case names the file.
 public enum AnalysisError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A text file or the folder layout was at fault (the message names file and line).
