@@ -59,11 +59,46 @@ struct TaskPlan: Sendable {
         let referencePower = PortableMath.power(decibels: c.noiseLevelDBFS)
         self.referencePower = referencePower
 
-        // Stimulus.
+        // Stimulus: the task's tempo and mean asynchrony come from one stream, drawn first.
         var taskStream = stream(.task)
         let ioi = taskStream.nextUniform(in: c.tempoRange)
         let taskAsynchrony = taskStream.nextGaussian(mean: c.asynchronyMean,
                                                      standardDeviation: c.asynchronyMeanSpread)
+        let clickTimes = Self.clickTimes(configuration: c, interOnsetInterval: ioi)
+
+        // Taps and touches: each tap draws from streams of its own index.
+        let (taps, spurious) = Self.planTaps(configuration: c, clickTimes: clickTimes, interOnsetInterval: ioi,
+                                             taskAsynchrony: taskAsynchrony, frameCount: frameCount, stream: stream)
+        self.taps = taps
+
+        // Sounds other than taps, each from its own stream (drawn only if present).
+        distractors = Self.planDistractors(configuration: c, taps: taps, frameCount: frameCount,
+                                           stream: stream)
+        var humStream = stream(.hum)
+        hum = c.humLevelDB != nil ? MainsHum(nominalFrequency: c.humFrequency, generator: &humStream) : nil
+        (bleed, bleedOnsetFrames) = Self.planBleed(configuration: c, clickTimes: clickTimes, frameCount: frameCount,
+                                                   stream: stream)
+        noise = c.includesBackgroundNoise
+            ? BackgroundNoise(seed: SeededGenerator.derivedSeed(key, [RandomStream.noise.rawValue, 0]),
+                              pinkFraction: c.pinkNoiseFraction, power: referencePower)
+            : nil
+
+        // What the app logged, and the latency summary.
+        let logged = taps.compactMap(\.truth.touchTime) + spurious
+        let latencies = taps.filter(\.truth.audible).compactMap(\.truth.latency)
+        let (mean, sd) = Self.meanAndSD(latencies)
+        truth = TaskTruth(
+            sampleRate: fs, frameCount: frameCount, interOnsetInterval: ioi,
+            asynchronyMean: taskAsynchrony, clickTimes: clickTimes, taps: taps.map(\.truth),
+            spuriousTouchTimes: spurious, distractors: distractors.map(\.truth),
+            bleedOnsetTimes: bleedOnsetFrames.map { Double($0) / fs },
+            bleedLevelDB: bleed?.levelDB, humFrequency: hum?.fundamental,
+            touches: logged.map(Self.roundedToMicroseconds).sorted(),
+            trueLatencyMean: mean, trueLatencySD: sd)
+    }
+
+    /// The clicks, `ioi` apart from `firstClickTime`, up to `endMargin` before the task's end.
+    private static func clickTimes(configuration c: SimulationConfiguration, interOnsetInterval ioi: Double) -> [Double] {
         var clickTimes: [Double] = []
         let lastClick = c.taskDuration - c.endMargin
         while true {
@@ -71,9 +106,18 @@ struct TaskPlan: Sendable {
             if t > lastClick { break }
             clickTimes.append(t)
         }
+        return clickTimes
+    }
 
-        // Taps and touches.
-        var surfaceStream = stream(.surface)
+    /// A tap on every click after the lead-in, until one would start past the recording: its
+    /// asynchrony, sound and logged touch; and the spurious touches, in time order. Each tap's
+    /// draws come from streams of its own index, so they do not depend on the taps before it.
+    private static func planTaps(
+        configuration c: SimulationConfiguration, clickTimes: [Double], interOnsetInterval ioi: Double,
+        taskAsynchrony: Double, frameCount: Int, stream: (RandomStream, Int) -> SeededGenerator
+    ) -> (taps: [PlannedTap], spurious: [Double]) {
+        let fs = c.sampleRate
+        var surfaceStream = stream(.surface, 0)
         let surface = TapSurface(generator: &surfaceStream)
         let latency = TouchLatency(configuration: c)
         var taps: [PlannedTap] = []
@@ -110,46 +154,24 @@ struct TaskPlan: Sendable {
                 if touch <= c.taskDuration { spurious.append(touch) }
             }
         }
-        self.taps = taps
         spurious.sort()
+        return (taps, spurious)
+    }
 
-        // Sounds other than taps.
-        distractors = Self.planDistractors(configuration: c, taps: taps, frameCount: frameCount,
-                                           stream: stream)
-        if c.humLevelDB != nil {
-            var humStream = stream(.hum)
-            hum = MainsHum(nominalFrequency: c.humFrequency, generator: &humStream)
-        } else {
-            hum = nil
-        }
-        var bleedOnsetFrames: [Int] = []
-        if let range = c.bleedLevelRange {
-            var bleedStream = stream(.bleed)
-            bleed = MetronomeBleed(levelRange: range, generator: &bleedStream)
-            bleedOnsetFrames = clickTimes
-                .map { Int((($0 + c.bleedDelay) * fs).rounded()) }
-                .filter { $0 < frameCount }
-        } else {
-            bleed = nil
-        }
-        self.bleedOnsetFrames = bleedOnsetFrames
-        noise = c.includesBackgroundNoise
-            ? BackgroundNoise(seed: SeededGenerator.derivedSeed(key, [RandomStream.noise.rawValue, 0]),
-                              pinkFraction: c.pinkNoiseFraction, power: referencePower)
-            : nil
-
-        // What the app logged, and the latency summary.
-        let logged = taps.compactMap(\.truth.touchTime) + spurious
-        let latencies = taps.filter(\.truth.audible).compactMap(\.truth.latency)
-        let (mean, sd) = Self.meanAndSD(latencies)
-        truth = TaskTruth(
-            sampleRate: fs, frameCount: frameCount, interOnsetInterval: ioi,
-            asynchronyMean: taskAsynchrony, clickTimes: clickTimes, taps: taps.map(\.truth),
-            spuriousTouchTimes: spurious, distractors: distractors.map(\.truth),
-            bleedOnsetTimes: bleedOnsetFrames.map { Double($0) / fs },
-            bleedLevelDB: bleed?.levelDB, humFrequency: hum?.fundamental,
-            touches: logged.map(Self.roundedToMicroseconds).sorted(),
-            trueLatencyMean: mean, trueLatencySD: sd)
+    /// The metronome bleeding into the microphone, if the configuration has it: its sound and
+    /// the frames its clicks start at (`bleedDelay` after each click, within the recording).
+    private static func planBleed(
+        configuration c: SimulationConfiguration, clickTimes: [Double], frameCount: Int,
+        stream: (RandomStream, Int) -> SeededGenerator
+    ) -> (MetronomeBleed?, [Int]) {
+        guard let range = c.bleedLevelRange else { return (nil, []) }
+        let fs = c.sampleRate
+        var bleedStream = stream(.bleed, 0)
+        let bleed = MetronomeBleed(levelRange: range, generator: &bleedStream)
+        let bleedOnsetFrames = clickTimes
+            .map { Int((($0 + c.bleedDelay) * fs).rounded()) }
+            .filter { $0 < frameCount }
+        return (bleed, bleedOnsetFrames)
     }
 
     /// Poisson onsets (rate `distractorRate`) over the whole task; each candidate draws its

@@ -90,152 +90,196 @@ public struct TapTempoTracker: TapTempoEstimator {
     private var longestPeriod: Double { 60 / minimumBPM }
 
     public mutating func tap(at time: Double) -> TempoReading {
+        // No kept tap: this one starts the history.
         guard let last = taps.last else {
             restart(at: time)
             return reading(reset: false)
         }
-        let gap = time - last.time
-        guard let period else {
-            // One kept tap: a second one in range gives the first period; a tap too soon is a
-            // bounce, one too late starts again.
-            if gap > longestPeriod * 1.25 {
-                restart(at: time)
-                return reading(reset: true)
-            }
-            recent.append(time)
-            if recent.count > 4 { recent.removeFirst(recent.count - 4) }
-            if gap >= shortestPeriod * 0.95 {
-                taps.append((time, 1))
-                fit()
-            }
-            return reading(reset: false)
-        }
+        // No period yet: this tap may give the first one.
+        guard let period else { return secondTap(at: time, after: last) }
+        // A pause far longer than a beat: the person has stopped, so start again.
         if time - (pending.last ?? last.time) > max(2.5 * period, longestPeriod * 1.25) {
             restart(at: time)
             return reading(reset: true)
         }
-        if let undo = undo.take(), let previous = recent.last,
-           abs(time - previous - undo.period) <= undo.tolerance,
-           ![1.0, 2.0].contains(where: { abs(time - previous - $0 * period) <= gridTolerance(period) }) {
-            // The tap after a re-lock is one old period on and fits no new beat: the re-lock
-            // was a chance run (three skips in a row, say). Go back to the old grid and feed it
-            // the taps since.
-            let since = recent.filter { $0 > undo.taps.last!.time }
-            taps = undo.taps
-            self.period = undo.period
-            standardError = undo.standardError
-            pending.removeAll()
-            recent = Array(undo.taps.suffix(1).map(\.time))
-            // Replayed without re-locking, or the same re-lock would fire again.
-            replaying = true
-            for held in since { _ = tap(at: held) }
-            replaying = false
-            self.undo = nil
-            return tap(at: time)
-        }
-        recent.append(time)
-        if recent.count > 4 { recent.removeFirst(recent.count - 4) }
+        // A re-lock on a chance run of skips is taken back as soon as the next tap shows it.
+        if let undone = undoChanceRelock(at: time, period: period) { return undone }
+        remember(time)
         // The last three intervals between any taps, held back or kept (two rules read them).
         let recentIntervals = recent.count == 4 ? zip(recent.dropFirst(), recent).map { $0 - $1 } : []
-        // Three intervals in a row of about two or three periods, or of about half a period:
-        // the tempo has halved, slowed to a third, or doubled. (A run of three skipped beats is
-        // as rare as the halving is clear; after a doubling every other tap lands on the old
-        // grid, so the grid alone would not see it.) Judged on every tap, on the grid or not.
+        // Halving, a third or doubling: judged first, on every tap, as the grid alone would miss a doubling.
+        if let relocked = relockOnMultiple(recentIntervals, period: period) { return relocked }
+        // Held-back taps that agree with this one are skips, a new tempo, or good taps after all.
+        if let resolved = resolveHeldBack(at: time, last: last, period: period) { return resolved }
+        // On the grid (a beat or a few on): kept, unless it completes a run of a small change.
+        if let kept = keepOnGrid(at: time, last: last, period: period) { return kept }
+        // Off the grid, but the last three intervals of all taps agree on another period.
+        if let relocked = relockOnRecentAgreement(recentIntervals, period: period) { return relocked }
+        // Off the grid and nothing agrees: held back, until too many in a row lose the lock.
+        return holdBack(time)
+    }
+
+    /// One kept tap: a second one in range gives the first period; a tap too soon is a
+    /// bounce, one too late starts again.
+    private mutating func secondTap(at time: Double, after last: (time: Double, beat: Int)) -> TempoReading {
+        let gap = time - last.time
+        if gap > longestPeriod * 1.25 {
+            restart(at: time)
+            return reading(reset: true)
+        }
+        remember(time)
+        if gap >= shortestPeriod * 0.95 {
+            taps.append((time, 1))
+            fit()
+        }
+        return reading(reset: false)
+    }
+
+    /// Keeps the last four taps of any kind.
+    private mutating func remember(_ time: Double) {
+        recent.append(time)
+        if recent.count > 4 { recent.removeFirst(recent.count - 4) }
+    }
+
+    /// The tap after a re-lock is one old period on and fits no new beat: the re-lock was a
+    /// chance run (three skips in a row, say). Goes back to the old grid, feeds it the taps
+    /// since, then this one. Nil if not; either way the re-lock can no longer be undone.
+    private mutating func undoChanceRelock(at time: Double, period: Double) -> TempoReading? {
+        guard let undo = self.undo.take(), let previous = recent.last,
+              abs(time - previous - undo.period) <= undo.tolerance,
+              ![1.0, 2.0].contains(where: { abs(time - previous - $0 * period) <= gridTolerance(period) }) else { return nil }
+        let since = recent.filter { $0 > undo.taps.last!.time }
+        taps = undo.taps
+        self.period = undo.period
+        standardError = undo.standardError
+        pending.removeAll()
+        recent = Array(undo.taps.suffix(1).map(\.time))
+        // Replayed without re-locking, or the same re-lock would fire again.
+        replaying = true
+        for held in since { _ = tap(at: held) }
+        replaying = false
+        self.undo = nil
+        return tap(at: time)
+    }
+
+    /// Three intervals in a row of about two or three periods, or of about half a period:
+    /// the tempo has halved, slowed to a third, or doubled. (A run of three skipped beats is
+    /// as rare as the halving is clear; after a doubling every other tap lands on the old
+    /// grid, so the grid alone would not see it.) Judged on every tap, on the grid or not.
+    private mutating func relockOnMultiple(_ recentIntervals: [Double], period: Double) -> TempoReading? {
         for (low, high) in [(1.5, 2.5), (2.5, 3.5), (0.38, 0.62)]
         where !recentIntervals.isEmpty && recentIntervals.allSatisfy({ (low * period...high * period).contains($0) }) {
             // Only a slowing can be a chance run of skips, so only it may be taken back.
             if let relocked = relock(on: recent, undoable: low >= 1.5) { return relocked }
         }
-        // Held-back taps that agree with this one: on a new period, re-lock on them; on the
-        // current one, they were good taps after all (a noisy early estimate held them back).
-        if let agreed = agreeingPeriod(through: time, last: last.time) {
-            // Two intervals of the same whole number of beats after one held-back tap: skips
-            // (two beats each are accepted anyway; three each are rarer but no change yet).
-            let multiple = (agreed / period).rounded()
-            if pending.count == 1, taps.count >= 3, (2...3).contains(multiple),
-               [pending[0] - last.time, time - pending[0]].allSatisfy({ abs($0 - multiple * period) <= tolerance(beats: Int(multiple), period: period) }) {
-                taps.append((pending[0], last.beat + Int(multiple)))
-                taps.append((time, last.beat + 2 * Int(multiple)))
-                pending.removeAll()
-                trimAndFit()
-                return reading(reset: false)
-            }
-            // A change needs the newest interval itself off the period: a stray interval and
-            // its partial recovery (0.87 then 0.96 periods) agree often enough by chance.
-            if abs(agreed - period) > changeThreshold(intervals: 2, period: period),
-               abs(time - pending.last! - period) > 2 * intervalSD(period) {
-                if let relocked = relock(on: ([last.time] + pending + [time]).suffix(3)) { return relocked }
-            }
-            if let first = pending.first, abs(first - last.time - period) <= tolerance(beats: 1, period: period) {
-                for (offset, held) in (pending + [time]).enumerated() { taps.append((held, last.beat + offset + 1)) }
-                pending.removeAll()
-                trimAndFit()
-                return reading(reset: false)
-            }
-            if pending.count >= 2 {
-                // Three held-back taps one period apart that do not fit the grid: either a kept
-                // tap near the end was itself astray (a mis-tap that happened to look like a
-                // skip), or the person moved the phase. Drop up to two kept taps to find an
-                // anchor the run fits; failing that, start again from the run.
-                let run = Array((pending + [time]).suffix(3))
-                for dropped in 0...min(2, taps.count - 1) {
-                    let anchor = taps[taps.count - 1 - dropped]
-                    let beats = ((run[0] - anchor.time) / period).rounded()
-                    guard (1...Double(2 + 2 * dropped)).contains(beats),
-                          abs(run[0] - anchor.time - beats * period) <= tolerance(beats: Int(beats), period: period) else { continue }
-                    taps.removeLast(dropped)
-                    for (offset, held) in run.enumerated() { taps.append((held, anchor.beat + Int(beats) + offset)) }
-                    pending.removeAll()
-                    trimAndFit()
-                    return reading(reset: false)
-                }
-                if let relocked = relock(on: run) { return relocked }
-            }
+        return nil
+    }
+
+    /// Held-back taps that agree with this one: on a new period, re-lock on them; on the
+    /// current one, they were good taps after all (a noisy early estimate held them back).
+    /// Nil if they do not agree, or if nothing here settles them.
+    private mutating func resolveHeldBack(at time: Double, last: (time: Double, beat: Int), period: Double) -> TempoReading? {
+        guard let agreed = agreeingPeriod(through: time, last: last.time) else { return nil }
+        if let skipped = keepSkippedPair(at: time, last: last, agreed: agreed, period: period) { return skipped }
+        // A change needs the newest interval itself off the period: a stray interval and
+        // its partial recovery (0.87 then 0.96 periods) agree often enough by chance.
+        if abs(agreed - period) > changeThreshold(intervals: 2, period: period),
+           abs(time - pending.last! - period) > 2 * intervalSD(period) {
+            if let relocked = relock(on: ([last.time] + pending + [time]).suffix(3)) { return relocked }
         }
+        if let first = pending.first, abs(first - last.time - period) <= tolerance(beats: 1, period: period) {
+            for (offset, held) in (pending + [time]).enumerated() { taps.append((held, last.beat + offset + 1)) }
+            pending.removeAll()
+            trimAndFit()
+            return reading(reset: false)
+        }
+        if pending.count >= 2 { return reanchor(on: Array((pending + [time]).suffix(3)), period: period) }
+        return nil
+    }
+
+    /// Two intervals of the same whole number of beats after one held-back tap: skips
+    /// (two beats each are accepted anyway; three each are rarer but no change yet).
+    private mutating func keepSkippedPair(at time: Double, last: (time: Double, beat: Int), agreed: Double, period: Double) -> TempoReading? {
+        let multiple = (agreed / period).rounded()
+        guard pending.count == 1, taps.count >= 3, (2...3).contains(multiple),
+              [pending[0] - last.time, time - pending[0]].allSatisfy({ abs($0 - multiple * period) <= tolerance(beats: Int(multiple), period: period) }) else { return nil }
+        taps.append((pending[0], last.beat + Int(multiple)))
+        taps.append((time, last.beat + 2 * Int(multiple)))
+        pending.removeAll()
+        trimAndFit()
+        return reading(reset: false)
+    }
+
+    /// Three held-back taps one period apart that do not fit the grid: either a kept
+    /// tap near the end was itself astray (a mis-tap that happened to look like a
+    /// skip), or the person moved the phase. Drop up to two kept taps to find an
+    /// anchor the run fits; failing that, start again from the run.
+    private mutating func reanchor(on run: [Double], period: Double) -> TempoReading? {
+        for dropped in 0...min(2, taps.count - 1) {
+            let anchor = taps[taps.count - 1 - dropped]
+            let beats = ((run[0] - anchor.time) / period).rounded()
+            guard (1...Double(2 + 2 * dropped)).contains(beats),
+                  abs(run[0] - anchor.time - beats * period) <= tolerance(beats: Int(beats), period: period) else { continue }
+            taps.removeLast(dropped)
+            for (offset, held) in run.enumerated() { taps.append((held, anchor.beat + Int(beats) + offset)) }
+            pending.removeAll()
+            trimAndFit()
+            return reading(reset: false)
+        }
+        return relock(on: run)
+    }
+
+    /// A tap a whole number of periods after the last kept one is kept; nil if off the grid.
+    private mutating func keepOnGrid(at time: Double, last: (time: Double, beat: Int), period: Double) -> TempoReading? {
+        let gap = time - last.time
         // After held-back taps the last kept tap may be a few beats back.
         let beats = (gap / period).rounded()
         // A skip needs a period to skip: with one interval, a longer one is held back (the
         // first interval may have been the odd one).
         let mostBeats: Double = taps.count < 3 ? 1 : pending.isEmpty ? 2 : 4
-        if (1...mostBeats).contains(beats) && abs(gap - beats * period) <= tolerance(beats: Int(beats), period: period) {
-            pending.removeAll()
-            taps.append((time, last.beat + Int(beats)))
-            // Four single-beat intervals in a row that agree with each other and together sit
-            // well off the period: a change too small to leave the grid. Re-lock on their last
-            // three taps (the first of the five may be the old tempo's). Conservative, as runs
-            // of short or long intervals happen by chance in a person's timing.
-            let lastFive = taps.suffix(5)
-            if lastFive.count == 5, lastFive.last!.beat - lastFive.first!.beat == 4 {
-                let intervals = zip(lastFive.dropFirst(), lastFive).map { $0.time - $1.time }
-                let mean = intervals.reduce(0, +) / 4
-                if intervals.max()! - intervals.min()! <= agreement(mean), abs(mean - period) > 4 / 3 * changeThreshold(intervals: 4, period: period) {
-                    if let relocked = relock(on: lastFive.suffix(3).map(\.time)) { return relocked }
-                }
-            }
-            trimAndFit()
-            return reading(reset: false)
-        }
-        // Off the grid: do the last three intervals of all taps agree on another period (a
-        // doubling whose middle tap was taken for a stray one)?
-        if let shortest = recentIntervals.min(), let longest = recentIntervals.max() {
-            let mean = recentIntervals.reduce(0, +) / 3
-            if longest - shortest <= agreement(mean), abs(mean - period) > changeThreshold(intervals: 3, period: period),
-               (shortestPeriod * 0.95...longestPeriod * 1.05).contains(mean), let relocked = relock(on: recent.suffix(3)) {
-                return relocked
-            }
-        }
-        pending.append(time)
-        if pending.count >= 6 {
-            // Six taps in a row off the grid: the lock is lost. Start again from the last two
-            // taps an interval in range apart (not a double tap), or from this tap alone.
-            if let start = (1..<pending.count).last(where: { (shortestPeriod * 0.95...longestPeriod * 1.05).contains(pending[$0] - pending[$0 - 1]) }),
-               let relocked = relock(on: pending[(start - 1)...start]) {
-                return relocked
-            }
-            restart(at: time)
-            return reading(reset: true)
-        }
+        guard (1...mostBeats).contains(beats) && abs(gap - beats * period) <= tolerance(beats: Int(beats), period: period) else { return nil }
+        pending.removeAll()
+        taps.append((time, last.beat + Int(beats)))
+        if let relocked = relockOnSmallChange(period: period) { return relocked }
+        trimAndFit()
         return reading(reset: false)
+    }
+
+    /// Four single-beat intervals in a row that agree with each other and together sit
+    /// well off the period: a change too small to leave the grid. Re-lock on their last
+    /// three taps (the first of the five may be the old tempo's). Conservative, as runs
+    /// of short or long intervals happen by chance in a person's timing.
+    private mutating func relockOnSmallChange(period: Double) -> TempoReading? {
+        let lastFive = taps.suffix(5)
+        guard lastFive.count == 5, lastFive.last!.beat - lastFive.first!.beat == 4 else { return nil }
+        let intervals = zip(lastFive.dropFirst(), lastFive).map { $0.time - $1.time }
+        let mean = intervals.reduce(0, +) / 4
+        guard intervals.max()! - intervals.min()! <= agreement(mean), abs(mean - period) > 4 / 3 * changeThreshold(intervals: 4, period: period) else { return nil }
+        return relock(on: lastFive.suffix(3).map(\.time))
+    }
+
+    /// Off the grid: do the last three intervals of all taps agree on another period (a
+    /// doubling whose middle tap was taken for a stray one)?
+    private mutating func relockOnRecentAgreement(_ recentIntervals: [Double], period: Double) -> TempoReading? {
+        guard let shortest = recentIntervals.min(), let longest = recentIntervals.max() else { return nil }
+        let mean = recentIntervals.reduce(0, +) / 3
+        guard longest - shortest <= agreement(mean), abs(mean - period) > changeThreshold(intervals: 3, period: period),
+              (shortestPeriod * 0.95...longestPeriod * 1.05).contains(mean) else { return nil }
+        return relock(on: recent.suffix(3))
+    }
+
+    /// Holds back a tap off the grid. Six taps in a row off the grid: the lock is lost. Start
+    /// again from the last two taps an interval in range apart (not a double tap), or from
+    /// this tap alone.
+    private mutating func holdBack(_ time: Double) -> TempoReading {
+        pending.append(time)
+        guard pending.count >= 6 else { return reading(reset: false) }
+        if let start = (1..<pending.count).last(where: { (shortestPeriod * 0.95...longestPeriod * 1.05).contains(pending[$0] - pending[$0 - 1]) }),
+           let relocked = relock(on: pending[(start - 1)...start]) {
+            return relocked
+        }
+        restart(at: time)
+        return reading(reset: true)
     }
 
     /// How far the mean of `intervals` new intervals must be from the period to be a change of
