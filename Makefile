@@ -24,10 +24,12 @@ test: deps docs
 	Scripts/check-release-signals
 	$(SWIFT) test
 
-# The DocC catalogs and every public symbol's comment, built by swift-docc-plugin
-# (archives in .build/plugins/Swift-DocC/outputs).
+# The DocC catalogs and every public symbol's comment, built by swift-docc-plugin (archives in
+# .build/plugins/Swift-DocC/outputs); a broken link, an undocumented parameter or a public
+# declaration without a comment fails the build.
 docs:
-	$(SWIFT) package generate-documentation $(DOC_TARGETS:%=--target %)
+	Scripts/check-doc-comments
+	$(SWIFT) package generate-documentation --warnings-as-errors $(DOC_TARGETS:%=--target %)
 
 bench: deps
 	WITH_PEERS=1 Scripts/install-deps

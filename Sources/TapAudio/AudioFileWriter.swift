@@ -115,8 +115,11 @@ public final class AudioFileWriter {
 
 extension Signal {
     /// Writes the signal to `path`, the mono samples copied to `channelCount` channels.
-    /// - Parameter format: the file format; by default inferred from the path's extension
-    ///   (16-bit WAV when unknown).
+    /// - Parameters:
+    ///   - path: the file to create (or truncate).
+    ///   - format: the file format; by default inferred from the path's extension (16-bit WAV
+    ///     when unknown).
+    ///   - channelCount: channels written, each a copy of the signal.
     public func write(to path: String, format: AudioFileFormat? = nil, channelCount: Int = 1) throws(AudioError) {
         let writer = try AudioFileWriter(path: path, format: format ?? AudioFileFormat(pathExtension: path) ?? .wav16,
                                          sampleRate: sampleRate, channelCount: channelCount)

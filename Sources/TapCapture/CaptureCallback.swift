@@ -35,7 +35,7 @@ struct CaptureState {
     var started: UnsafeAtomic<Bool>
     var stopRequested: UnsafeAtomic<Bool>
     var finished: UnsafeAtomic<Bool>
-    /// When each running cycle started, for placing keyboard and device taps (``FrameClock``).
+    /// When each running cycle started, for placing keyboard and device taps (`FrameClock`).
     var cycleStamps: SPSCRing<CycleStamp>
     /// Frames recorded so far (for progress displays).
     var recorded: UnsafeAtomic<Int>

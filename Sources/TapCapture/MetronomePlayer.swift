@@ -8,10 +8,10 @@ import TapMetronome
 import Glibc
 #endif
 
-/// Plays a ``LiveMetronome`` through JACK: each process cycle renders the next period straight
-/// into the output ports, so live changes (``LiveMetronome/apply(_:sounds:)``) are heard from
+/// Plays a `LiveMetronome` through JACK: each process cycle renders the next period straight
+/// into the output ports, so live changes (`LiveMetronome/apply(_:sounds:)`) are heard from
 /// the next cycle on. Key presses are placed on the metronome's frame clock with
-/// ``frameNow()`` (the lower envelope of cycle starts, ``FrameClock``), so a tap-along display
+/// ``frameNow()`` (the lower envelope of cycle starts, `FrameClock`), so a tap-along display
 /// can show each tap's asynchrony to the nearest click.
 public final class MetronomePlayer: @unchecked Sendable {  // `clock` and `stamps` are guarded by `lock`
     /// The live metronome it plays; change its settings from any thread but the audio one.

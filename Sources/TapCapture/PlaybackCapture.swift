@@ -123,7 +123,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         activeState?.pointee.stopRequested.store(true, ordering: .releasing)
     }
 
-    /// True once ``stop()`` was called.
+    /// True once `stop()` was called.
     public var isStopped: Bool {
         lock.lock()
         defer { lock.unlock() }
@@ -153,7 +153,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         return recordTap(atMicroseconds: jackNow - age)
     }
 
-    /// Places an instant of JACK's clock on the recording (``FrameClock``) and queues the tap.
+    /// Places an instant of JACK's clock on the recording (`FrameClock`) and queues the tap.
     private func recordTap(atMicroseconds microseconds: Int64) -> Double? {
         lock.lock()
         defer { lock.unlock() }
@@ -198,7 +198,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
     /// Plays `stimulus` to new output ports, connected to `outputs`, while recording one new
     /// input port, connected from `inputs`, to `recordingPath` (format from its extension).
     /// A stimulus at another rate than the server's is converted on the way
-    /// (``Resampler``). Recording goes on `tailFrames` past the stimulus's end. With
+    /// (`Resampler`). Recording goes on `tailFrames` past the stimulus's end. With
     /// `midiInputs`, a MIDI input port records note-ons as taps, stamped with their frame
     /// (cycle start + event offset); with `timestampsPath`, each tap (MIDI or from ``tapNow()``)
     /// is appended to that file (`%f` seconds, one per line) the moment the writer sees it.

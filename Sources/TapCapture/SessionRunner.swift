@@ -90,7 +90,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The order in which a user hears the tracks: list order, or a shuffle seeded with the user
-/// id (``shuffledPlayOrder(count:seed:)``), so the same user always gets the same order.
+/// id (`shuffledPlayOrder(count:seed:)`), so the same user always gets the same order.
 public func playOrder(trackCount: Int, user: Int, randomize: Bool) -> [Int] {
     randomize ? shuffledPlayOrder(count: trackCount, seed: UInt64(bitPattern: Int64(user))) : Array(0..<trackCount)
 }

@@ -33,7 +33,7 @@ public struct Stimulus: Sendable {
     /// file plays on all of them, a file with more channels gives its first ones.
     /// The whole file is decoded once first, so that a corrupt sample (NaN, infinite, far
     /// beyond full scale) is refused before anything plays rather than sent to the outputs.
-    /// - Throws: ``AudioError`` when the file cannot be opened, holds nothing or holds a
+    /// - Throws: `AudioError` when the file cannot be opened, holds nothing or holds a
     ///   corrupt sample.
     public static func file(_ path: String, outputChannels: Int = 2) throws(AudioError) -> Stimulus {
         let reader = try AudioFileReader(path: path)

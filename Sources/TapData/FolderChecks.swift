@@ -10,6 +10,7 @@ public struct PlayOrderCheck: Sendable, Equatable {
     /// Gaps: a user without a play-order file, a track played without task files.
     public var warnings: [TapDataError] = []
 
+    /// A result from its errors and warnings.
     public init(errors: [TapDataError] = [], warnings: [TapDataError] = []) {
         self.errors = errors
         self.warnings = warnings

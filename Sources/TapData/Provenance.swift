@@ -22,6 +22,7 @@ public struct Provenance: Sendable, Equatable, Encodable {
         case version, commandLine = "command_line", preset, thresholdDb = "threshold_db", bleed, channel, estimator
     }
 
+    /// A block for this TapKit version; settings that do not apply stay nil (`null`).
     public init(commandLine: [String], preset: String? = nil, thresholdDb: Double? = nil, bleed: String? = nil,
                 channel: String? = nil, estimator: String? = nil) {
         version = tapkitVersion
@@ -48,6 +49,8 @@ public struct Provenance: Sendable, Equatable, Encodable {
 
 /// The document of `--provenance FILE`: `{"tapkit": {…}}`, the same path as in JSON output.
 public struct ProvenanceDocument: Sendable, Encodable {
+    /// The block.
     public var tapkit: Provenance
+    /// The document holding `tapkit`.
     public init(_ tapkit: Provenance) { self.tapkit = tapkit }
 }

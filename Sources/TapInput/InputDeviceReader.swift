@@ -9,7 +9,7 @@ import Glibc
 ///
 /// The kernel stamps every event when the driver reports it, before any application sees it,
 /// so these times carry no scheduling delay. The device is switched to `CLOCK_MONOTONIC`
-/// stamps (`EVIOCSCLOCKID`); ``PlaybackCapture/tap(atMonotonicTime:)`` places them on the
+/// stamps (`EVIOCSCLOCKID`); `PlaybackCapture/tap(atMonotonicTime:)` places them on the
 /// audio clock. What counts as a tap is described at ``InputEventDecoder``.
 public final class InputDeviceReader: @unchecked Sendable {  // immutable after init
     /// The device file.

@@ -13,7 +13,7 @@ public struct FolderLatencyReport: Sendable {
     /// undecodable recording), in the order of the tasks they belong to.
     public var failures: [AnalysisError]
     /// Problems that do not stop or fail anything: play-order gaps (see
-    /// ``TapItFolder/checkPlayOrders()``).
+    /// `TapItFolder/checkPlayOrders()`).
     public var warnings: [TapDataError] = []
     /// Entries of the folder that were not read, with why, in name order.
     public var skippedFiles: [SkippedFile] = []
@@ -33,18 +33,21 @@ public struct SkippedFile: Sendable, Equatable, CustomStringConvertible {
     /// Whether its name looks like a task's, so that it was probably meant to be read.
     public var looksLikeTask: Bool
 
+    /// `PATH: skipped: REASON`, as stderr shows it.
     public var description: String { "\(path): skipped: \(reason)" }
 }
 
 /// Analyses every task of a Tap-It data folder, `jobs` tasks at a time. One bad task never
 /// stops the batch: it is reported in ``FolderLatencyReport/failures`` and the rest go on.
-/// The play-order files are checked against the tasks (``TapItFolder/checkPlayOrders()``):
+/// The play-order files are checked against the tasks (`TapItFolder/checkPlayOrders()`):
 /// their errors join the failures, their warnings go to ``FolderLatencyReport/warnings``.
 ///
 /// - Parameters:
+///   - path: the data folder.
+///   - options: onset detection, channel, bleed handling and matching for every task.
 ///   - jobs: how many tasks run in parallel (default: one per core).
 ///   - progress: called after each task with (tasks done, tasks in all), from any thread.
-/// - Throws: ``TapDataError`` only when the folder itself is unusable (missing, unreadable,
+/// - Throws: `TapDataError` only when the folder itself is unusable (missing, unreadable,
 ///   or holding no Tap-It files).
 public func analyzeLatency(folder path: String, options: LatencyAnalysisOptions = LatencyAnalysisOptions(),
                            jobs: Int = ProcessInfo.processInfo.activeProcessorCount,

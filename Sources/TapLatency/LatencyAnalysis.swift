@@ -13,7 +13,7 @@ public struct LatencyAnalysisOptions: Sendable {
     /// The recording's channel to analyse (Tap-It: the microphone is on both).
     public var channel: ChannelSelection
     /// What to do about metronome clicks leaking from the headphones into the microphone
-    /// (default: subtract them and detect again; see ``detectTapOnsets(inFile:channel:configuration:bleed:)``).
+    /// (default: subtract them and detect again; see `detectTapOnsets(inFile:channel:configuration:bleed:)`).
     public var bleed: BleedHandling
 
     /// Creates options; the defaults suit Tap-It data.
@@ -46,7 +46,7 @@ public struct TaskLatency: Sendable {
     public var flags: [QualityFlag]
     /// The recording's length, seconds.
     public var recordingDuration: Seconds = 0
-    /// Clipped runs in the recording (see ``ClipCounter``).
+    /// Clipped runs in the recording (see `ClipCounter`).
     public var clippedRuns = 0
     /// The task's recording, when it was read from a file (for messages).
     public var audioPath: String?

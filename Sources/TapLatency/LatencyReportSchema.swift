@@ -122,6 +122,7 @@ public struct ErrorRow: Sendable, Equatable, Codable {
     /// What is wrong, with the file (and line) in front.
     public var message: String
 
+    /// A row from the file and its message.
     public init(file: String, message: String) {
         self.file = file
         self.message = message

@@ -12,17 +12,18 @@ public enum QualityFlag: String, Sendable, CaseIterable, Codable, CustomStringCo
     /// |drift| above ``QualityFlag/driftLimit(_:)``: beyond what the latency search
     /// considered and what two audio crystals differ by.
     case driftOutOfRange = "drift out of range"
-    /// At least one run of ``ClipCounter/runLength`` samples at ``ClipCounter/level`` of full
+    /// At least one run of `ClipCounter/runLength` samples at `ClipCounter/level` of full
     /// scale: onsets of clipped taps start where the clipping does, not where the tap did.
     case clipped = "clipped recording"
     /// The last touch lies after the end of the recording: the files do not belong together,
     /// or the recording was cut short.
     case recordingTooShort = "recording shorter than its last timestamp"
 
+    /// The flag as the outputs write it.
     public var description: String { rawValue }
 
     /// The drift bound, ppm: the largest drift the latency search considers
-    /// (``MatchingConfiguration/maximumDriftPPM``, 300 by default). Consumer crystals are
+    /// (`MatchingConfiguration.maximumDriftPPM`, 300 by default). Consumer crystals are
     /// specified to ±100 ppm each, so two clocks rarely differ by more than 200 ppm; an
     /// estimate beyond the search's range means the pairs were chosen under a model that
     /// does not hold, or that the touches are not on the audio clock at all (a wrong sample

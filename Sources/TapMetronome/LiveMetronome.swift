@@ -53,6 +53,9 @@ public final class LiveMetronome: @unchecked Sendable {
     /// A metronome that starts with `settings` and `sounds` at `sampleRate`.
     ///
     /// - Parameters:
+    ///   - settings: what plays first.
+    ///   - sounds: the click sounds, at `sampleRate`.
+    ///   - sampleRate: frames per second of the output.
     ///   - voiceCapacity: the most clips that may sound on from one block into the next
     ///     (default 512).
     ///   - eventCapacity: click events held until ``pollEvents(into:)`` takes them (rounded up

@@ -25,7 +25,7 @@ public struct BleedTemplate: Sendable, Equatable {
     /// A click that was not heard counts as playing when heard clicks lie on both sides of
     /// it at most this many periods apart: the metronome plays on through clicks masked by
     /// taps, but a longer silence is a muted stretch or the end of the clicks (a continuation
-    /// phase), where only a click that is actually there (``BleedCanceller``'s fit) is taken.
+    /// phase), where only a click that is actually there (`BleedCanceller`'s fit) is taken.
     public var playingReach = 4
 
     /// The first frame of click `k`'s template.

@@ -14,7 +14,7 @@ import TapAudio
 ///    AIC picker, which locates the noise-to-signal change point to a sample.
 ///
 /// Memory is constant in the recording's length: the detector keeps about one noise window of
-/// history. Feed blocks with ``process(_:into:)`` and end with ``finish(into:)``.
+/// history. Feed blocks with `process(_:into:)` and end with ``finish(into:)``.
 public struct OnsetDetector: Sendable {
     /// The sample rate the detector was built for.
     public let sampleRate: Double

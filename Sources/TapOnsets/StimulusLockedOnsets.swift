@@ -16,6 +16,7 @@ import TapAudio
 public enum StimulusLockedOnsets {
     /// Indices of `times` (sorted, seconds) that lie on an isochronous grid.
     /// - Parameters:
+    ///   - times: onset times, sorted, seconds.
     ///   - tolerance: largest distance from the fitted grid, seconds.
     ///   - periodRange: the grid periods considered, seconds.
     ///   - minimumCount: the least number of onsets that make a grid.

@@ -40,6 +40,7 @@ public struct ClipCounter: Sendable {
     public private(set) var samples = 0
     private var current = 0
 
+    /// A counter that has seen nothing.
     public init() {}
 
     /// Adds the next samples of the stream.

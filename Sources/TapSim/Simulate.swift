@@ -73,7 +73,7 @@ public func simulateSession(users: Int, tasksPerUser: Int,
     return tasks
 }
 
-/// The order in which `user` played the tracks: ``shuffledPlayOrder(count:seed:)`` of
+/// The order in which `user` played the tracks: `shuffledPlayOrder(count:seed:)` of
 /// `0..<tasksPerUser` (element i is the 0-based index of the track played i-th, i.e.
 /// track number − 1). Depends only on `(seed, user, tasksPerUser)`.
 public func playOrder(user: Int, tasksPerUser: Int, seed: UInt64) -> [Int] {

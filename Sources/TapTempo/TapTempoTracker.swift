@@ -32,6 +32,7 @@
 public struct TapTempoTracker: TapTempoEstimator {
     /// The tempo range in BPM (default 30–300; 1–999 allowed).
     public let minimumBPM: Double
+    /// The fastest tempo considered, BPM.
     public let maximumBPM: Double
     /// Taps kept for the fit (default 32).
     public let window: Int
@@ -41,6 +42,7 @@ public struct TapTempoTracker: TapTempoEstimator {
     /// The timing noise the estimator assumes: timer SD as a fraction of the period, and motor
     /// SD in seconds.
     public let timerCV: Double
+    /// Motor SD, seconds (default 0.008).
     public let motorSD: Double
 
     /// Kept taps: time and beat number.
@@ -77,6 +79,7 @@ public struct TapTempoTracker: TapTempoEstimator {
     /// How far (seconds) an interval may be from a whole number of periods and fit the grid.
     private func gridTolerance(_ period: Double) -> Double { max(tolerance * period, 3.5 * intervalSD(period)) }
 
+    /// Forgets every tap: the next one starts a new history.
     public mutating func reset() {
         taps.removeAll()
         pending.removeAll()
@@ -89,6 +92,7 @@ public struct TapTempoTracker: TapTempoEstimator {
     private var shortestPeriod: Double { 60 / maximumBPM }
     private var longestPeriod: Double { 60 / minimumBPM }
 
+    /// Adds a tap at `time` (seconds, increasing) and returns the reading after it.
     public mutating func tap(at time: Double) -> TempoReading {
         // No kept tap: this one starts the history.
         guard let last = taps.last else {
