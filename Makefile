@@ -1,8 +1,10 @@
-# TapKit: `make demo` analyses the bundled example data, `make test` runs every test.
+# TapKit: `make demo` analyses the bundled example data, `make test` runs every test,
+# `make fuzz` runs the libFuzzer targets (RUNS inputs each; Docs/fuzzing.md).
 SWIFT ?= swift
 RELEASE = .build/release
+RUNS ?= 1000000
 
-.PHONY: deps build demo test bench fixtures clean
+.PHONY: deps build demo test bench fixtures fuzz clean
 
 deps:
 	@Scripts/install-deps
@@ -21,8 +23,11 @@ bench: deps
 	WITH_PEERS=1 Scripts/install-deps
 	Scripts/bench
 
+fuzz: deps
+	RUNS=$(RUNS) SWIFT=$(SWIFT) Scripts/fuzz
+
 fixtures: build
 	Scripts/regenerate-fixtures
 
 clean:
-	rm -rf .build
+	rm -rf .build Fuzz/.build

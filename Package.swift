@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "TapKit", targets: ["TapKit"]),
         .executable(name: "tapkit", targets: ["tapkit"]),
+        // The fuzz targets' checks, for the separate package in Fuzz/ (Docs/fuzzing.md).
+        .library(name: "TapFuzzChecks", targets: ["TapFuzzChecks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -42,16 +44,20 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // What the fuzz targets check, shared by Fuzz/Package.swift's libFuzzer executables and
+        // the regression tests that replay Fuzz/corpus and Fuzz/regressions.
+        .target(name: "TapFuzzChecks", dependencies: ["TapAudio", "TapData", "TapMetronome"], path: "Fuzz/Checks"),
+
         // Helpers shared by the test targets (seeded generator, running the CLI).
         .target(name: "TapTestSupport", path: "Tests/TapTestSupport"),
-        .testTarget(name: "TapAudioTests", dependencies: ["TapAudio", "TapTestSupport"]),
+        .testTarget(name: "TapAudioTests", dependencies: ["TapAudio", "TapTestSupport", "TapFuzzChecks"]),
         .testTarget(name: "TapStatisticsTests", dependencies: ["TapStatistics", "TapTestSupport"]),
         .testTarget(name: "TapMatchingTests", dependencies: ["TapMatching", "TapTestSupport"]),
         .testTarget(name: "TapOnsetsTests", dependencies: ["TapOnsets", "TapSim"]),
-        .testTarget(name: "TapDataTests", dependencies: ["TapData"]),
+        .testTarget(name: "TapDataTests", dependencies: ["TapData", "TapFuzzChecks"]),
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapSim", "tapkit", "TapTestSupport"]),
-        .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport", "TapFuzzChecks"]),
         .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics", "TapTestSupport", "tapkit"]),
         .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "CJack", "TapAudio", "tapkit", "TapTestSupport"]),
     ],
