@@ -77,6 +77,11 @@ import TapTestSupport
         ("tempo 120\nbars 4\nsilent-after 5\nsilent-after 6\n", 4, 1, "a second silent-after"),
         ("tempo 120\nbars 4\nperiod-step 2 0.001 ms\n", 3, 15, "period 1/1000 ms is not in 60000/999–60000 ms"),
         ("tempo 120\r\nbars 2\r\nmute x\r\n", 3, 6, "'x' is not a bar or a range of bars"),
+        // Numbers outside the grammar, read by Swift's laxer parsers before (Docs/fuzzing.md).
+        ("tempo 120\nsubdivide 2\nsubdivision-volumes +0.5\nbars 1\n", 3, 21, "volume '+0.5' is not in 0–1"),
+        ("tempo 120\nsubdivide 2\nsubdivision-volumes 0x1p-1\nbars 1\n", 3, 21, "volume '0x1p-1' is not in 0–1"),
+        ("tempo 120\nbeat-unit +4\nbars 1\n", 2, 11, "beat unit '+4'"),
+        ("tempo 120\nbars 4\njitter 5 seed +3\n", 3, 15, "seed '+3'"),
     ])
     func errorsNameLineAndColumn(text: String, line: Int, column: Int, message: String) {
         do {
