@@ -1,14 +1,16 @@
 # TapKit: `make demo` analyses the bundled example data, `make test` builds the docs, checks
-# signal handling on the release binary (Scripts/check-release-signals) and runs every test.
+# signal handling on the release binary (Scripts/check-release-signals) and runs every test,
+# `make fuzz` runs the libFuzzer targets (RUNS inputs each; Docs/fuzzing.md).
 SWIFT ?= swift
 RELEASE = .build/release
+RUNS ?= 1000000
 
 PREFIX ?= /usr/local
 MANUALS = .build/plugins/GenerateManual/outputs/tapkit
 
 DOC_TARGETS = TapAudio TapStatistics TapOnsets TapMatching TapData TapLatency TapKit TapMetronome TapTempo TapInput TapCapture TapSim TapAccuracy
 
-.PHONY: deps build demo test docs bench fixtures install uninstall clean
+.PHONY: deps build demo test docs bench fixtures fuzz install uninstall clean
 
 deps:
 	@Scripts/install-deps
@@ -35,6 +37,9 @@ bench: deps
 	WITH_PEERS=1 Scripts/install-deps
 	Scripts/bench
 
+fuzz: deps
+	RUNS=$(RUNS) SWIFT=$(SWIFT) Scripts/fuzz
+
 fixtures: build
 	Scripts/regenerate-fixtures
 
@@ -58,4 +63,4 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tapkit $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tapkit.fish
 
 clean:
-	rm -rf .build
+	rm -rf .build Fuzz/.build

@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "TapInput", targets: ["TapInput"]),
         .library(name: "TapSim", targets: ["TapSim"]),
         .executable(name: "tapkit", targets: ["tapkit"]),
+        // The fuzz targets' checks, for the separate package in Fuzz/ (Docs/fuzzing.md).
+        .library(name: "TapFuzzChecks", targets: ["TapFuzzChecks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,16 +67,20 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // What the fuzz targets check, shared by Fuzz/Package.swift's libFuzzer executables and
+        // the regression tests that replay Fuzz/corpus and Fuzz/regressions.
+        .target(name: "TapFuzzChecks", dependencies: ["TapAudio", "TapData", "TapMetronome"], path: "Fuzz/Checks"),
+
         // Helpers shared by the test targets (seeded generator, running the CLI).
         .target(name: "TapTestSupport", path: "Tests/TapTestSupport"),
-        .testTarget(name: "TapAudioTests", dependencies: ["TapAudio", "TapTestSupport"]),
+        .testTarget(name: "TapAudioTests", dependencies: ["TapAudio", "TapTestSupport", "TapFuzzChecks"]),
         .testTarget(name: "TapStatisticsTests", dependencies: ["TapStatistics", "TapTestSupport"]),
         .testTarget(name: "TapMatchingTests", dependencies: ["TapMatching", "TapTestSupport"]),
         .testTarget(name: "TapOnsetsTests", dependencies: ["TapOnsets", "TapAudio", "TapSim"]),
-        .testTarget(name: "TapDataTests", dependencies: ["TapData"]),
+        .testTarget(name: "TapDataTests", dependencies: ["TapData", "TapFuzzChecks"]),
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapAudio", "TapSim", "TapAccuracy", "tapkit", "TapTestSupport"]),
-        .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport", "TapFuzzChecks"]),
         .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics", "TapTestSupport", "tapkit", "tapkit-bench"]),
         .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "TapInput", "CJack", "TapAudio", "TapData", "TapMetronome", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapInputTests", dependencies: ["TapInput"]),

@@ -125,18 +125,24 @@ public final class AudioFileReader {
     }
 
     /// Reads the rest of the file into a ``Signal``.
+    ///
+    /// Memory grows with the frames actually decoded, never with the header's frame count: a
+    /// corrupt 300-byte FLAC may announce 2³⁶ frames, and is reported as truncated.
     public func readAll() throws(AudioError) -> Signal {
-        var samples = [Float](repeating: 0, count: info.frameCount - framesRead)
-        var filled = 0
-        while filled < samples.count {
-            let got = try samples.withUnsafeMutableBufferPointer { buffer throws(AudioError) in
-                try read(into: UnsafeMutableBufferPointer(rebasing: buffer[filled...]))
-            }
+        let announced = info.frameCount - framesRead
+        var samples: [Float] = []
+        samples.reserveCapacity(min(announced, Self.initialCapacity))
+        var block = [Float](repeating: 0, count: max(1, min(announced, 65_536)))
+        while true {
+            let got = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try read(into: buffer) }
             if got == 0 { break }
-            filled += got
+            samples.append(contentsOf: block[0..<got])
         }
         return Signal(samples: samples, sampleRate: info.sampleRate)
     }
+
+    /// Frames ``readAll()`` reserves before it has decoded any: 2²² (16 MB, 95 s at 44.1 kHz).
+    static let initialCapacity = 1 << 22
 
     /// The frame count a truncated file's header announces, or nil when the file is whole.
     ///

@@ -21,7 +21,7 @@ public struct NoteValue: Sendable, Hashable, CustomStringConvertible {
     /// (triplet eighth).
     public init?(_ text: some StringProtocol) {
         let dots = text.reversed().prefix { $0 == "." }.count
-        guard let denominator = Int(text.dropLast(dots)) else { return nil }
+        guard let denominator = NumberGrammar.integer(text.dropLast(dots)) else { return nil }
         self.init(denominator: denominator, dots: dots)
     }
 

@@ -194,7 +194,7 @@ private struct ProgramParser {
         try need(1...1, "a comma-separated list of volumes 0–1, one per subdivision", directive, arguments)
         subdivisionVolumes = []
         for item in Self.list(arguments[0]) {
-            guard let value = Float(item.text), (0...1).contains(value) else { throw error(at: item, "volume '\(item.text)' is not in 0–1") }
+            guard let value = NumberGrammar.decimal(item.text).map(Float.init), (0...1).contains(value) else { throw error(at: item, "volume '\(item.text)' is not in 0–1") }
             subdivisionVolumes.append(value)
         }
         guard subdivisionVolumes.count == subdivisions.count else {
@@ -324,7 +324,7 @@ private struct ProgramParser {
                 jitter.distribution = distribution
                 index += 1
             } else if arguments[index].text == "seed", index + 1 < arguments.count {
-                guard let seed = UInt64(arguments[index + 1].text) else {
+                guard arguments[index + 1].text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seed = UInt64(arguments[index + 1].text) else {
                     throw error(at: arguments[index + 1], "seed '\(arguments[index + 1].text)' is not a whole number ≥ 0")
                 }
                 jitter.seed = seed

@@ -22,11 +22,12 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// An integer.
     public init(_ value: Int) { self.init(Int64(value), 1) }
 
-    /// Parses `120`, `120.5` (a decimal of up to 6 places, exactly: 241/2) or `241/2` (parts up
-    /// to 10⁹); nil for anything else.
+    /// Parses `120`, `120.5`, `.5` (a decimal of up to 6 places, exactly: 241/2) or `241/2`
+    /// (integer parts up to 10⁹); nil for anything else, including a lone `-` and surrounding
+    /// or inner spaces of any kind (the number grammar, Docs/file-formats.md).
     public init?(_ text: some StringProtocol) {
-        let text = text.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty, text != "." else { return nil }
+        let text = String(text)
+        guard !text.isEmpty, text != ".", text != "-", text != "-." else { return nil }
         if let slash = text.firstIndex(of: "/") {
             guard let top = NumberGrammar.integer(text[..<slash]).map(Int64.init),
                   let bottom = NumberGrammar.integer(text[text.index(after: slash)...]).map(Int64.init), bottom != 0,

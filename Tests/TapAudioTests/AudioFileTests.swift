@@ -149,6 +149,26 @@ func testSignal(frames: Int = 10_000, rate: Double = 44_100) -> Signal {
     }
 }
 
+@Suite struct AnnouncedFrameCountTests {
+    /// Found by fuzzing (Fuzz/regressions/audio/flac-announces-2e36-frames): a FLAC whose
+    /// STREAMINFO announces 2³⁶ − 1 frames made `Signal(contentsOf:)` allocate 256 GB up front
+    /// and crash (`tapkit metronome render --beat-sound`), instead of reporting truncation.
+    @Test func aHugeAnnouncedFrameCountIsTruncationNotAnAllocation() throws {
+        let dir = TemporaryDirectory()
+        try testSignal(frames: 240, rate: 8_000).write(to: dir.file("t.flac"))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.file("t.flac"))))
+        #expect(bytes.starts(with: Array("fLaC".utf8)) && bytes[4] & 0x7F == 0)  // STREAMINFO first
+        // STREAMINFO bytes 10–17: rate (20 bits), channels (3), bits (5), total frames (36).
+        bytes[21] |= 0x0F
+        for index in 22...25 { bytes[index] = 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: dir.file("t.flac")))
+        #expect(try AudioFileReader(path: dir.file("t.flac")).info.frameCount == (1 << 36) - 1)
+        #expect(throws: AudioError.truncated(path: dir.file("t.flac"), expectedFrames: (1 << 36) - 1, readFrames: 240)) {
+            _ = try Signal(contentsOf: dir.file("t.flac"))
+        }
+    }
+}
+
 @Suite struct TruncatedWAVTests {
     @Test func aWAVCutShortIsTruncatedNotSilentlyShorter() throws {
         let dir = TemporaryDirectory()

@@ -83,6 +83,11 @@ import TapTestSupport
         ("tempo 120\nmeter 4//4\nbars 1\n", 2, 7, "meter '4//4'"),
         ("tempo +120\nbars 1\n", 1, 7, "tempo '+120'"),
         ("tempo 120\nbars 1\nmaster-volume 0x1p-1\n", 3, 15, "'0x1p-1'"),
+        // Numbers outside the grammar, read by Swift's laxer parsers before (Docs/fuzzing.md).
+        ("tempo 120\nsubdivide 2\nsubdivision-volumes +0.5\nbars 1\n", 3, 21, "volume '+0.5' is not in 0–1"),
+        ("tempo 120\nsubdivide 2\nsubdivision-volumes 0x1p-1\nbars 1\n", 3, 21, "volume '0x1p-1' is not in 0–1"),
+        ("tempo 120\nbeat-unit +4\nbars 1\n", 2, 11, "beat unit '+4'"),
+        ("tempo 120\nbars 4\njitter 5 seed +3\n", 3, 15, "seed '+3'"),
     ])
     func errorsNameLineAndColumn(text: String, line: Int, column: Int, message: String) {
         do {

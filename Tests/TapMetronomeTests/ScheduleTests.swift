@@ -10,6 +10,14 @@ import TapMetronome
         #expect(Rational("0.1") == Rational(1, 10))
         #expect(Rational("-1.25") == Rational(-5, 4))
         for bad in ["", "abc", "1.2.3", "1/0", "1e3", "12.", "1.1234567"] { #expect(Rational(bad) == nil, "\(bad)") }
+        #expect(Rational(".5") == Rational(1, 2) && Rational("-.5") == Rational(-1, 2))
+    }
+
+    /// Found by fuzzing (Fuzz/regressions/numbers): a lone minus sign read as 0, so
+    /// `phase-shift 5 -` was a shift of 0 ms, and spaces around a number were dropped.
+    @Test func refusesALoneMinusAndSpaces() throws {
+        for bad in ["-", "-.", " 120", "120 ", "120\u{A0}", "\t1/2", "1/2 "] { #expect(Rational(bad) == nil, "\(bad.debugDescription)") }
+        #expect(throws: MetronomeError.self) { try MetronomeProgram(parsing: "tempo 100\nbars 2\nphase-shift 5 -\n", path: "p.txt") }
     }
 
     @Test func roundsHalvesUp() {

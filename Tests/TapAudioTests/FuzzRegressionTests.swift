@@ -1,0 +1,18 @@
+import Foundation
+import Testing
+import TapFuzzChecks
+
+/// Replays every stored fuzz input of the audio reader (the seed corpus in Fuzz/corpus and
+/// every crasher found, Fuzz/regressions) through the fuzz targets' own checks: no crash,
+/// no broken invariant. Docs/fuzzing.md.
+@Suite struct FuzzRegressionTests {
+    @Test(arguments: [FuzzTarget.audio])
+    func storedInputsKeepTheInvariants(_ target: FuzzTarget) throws {
+        let inputs = target.storedInputs()
+        #expect(!inputs.isEmpty, "no seed corpus in Fuzz/corpus/\(target.rawValue)")
+        for url in inputs {
+            let violation = target.check([UInt8](try Data(contentsOf: url)))
+            #expect(violation == nil, "\(target.rawValue)/\(url.lastPathComponent): \(violation ?? "")")
+        }
+    }
+}
