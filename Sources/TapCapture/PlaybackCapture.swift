@@ -206,13 +206,38 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
     public func run(_ stimulus: Stimulus, recordingTo recordingPath: String,
                     outputs: [String], inputs: [String], midiInputs: [String] = [],
                     timestampsPath: String? = nil, tailFrames: Int = 0) throws -> CaptureReport {
-        let handle = client.handle
         let sampleRate = client.sampleRate
         let reader = try StimulusReader(stimulus, outputRate: sampleRate)
         let channels = reader.channelCount
         let state = CaptureState.make(channels: channels, stimulusFrames: reader.frameCount,
                                       totalFrames: reader.frameCount + tailFrames,
                                       ringCapacity: Int(sampleRate) * 4, playbackCapacity: Int(sampleRate) * 4)
+        begin(state, sampleRate: sampleRate)
+        defer { end(state) }
+        // Whatever was registered is unregistered, also when a registration fails part-way.
+        defer { unregisterPorts(state, channels: channels) }
+        try registerPorts(state, channels: channels, midi: !midiInputs.isEmpty)
+        try activate(state)
+        defer { deactivate() }
+        try connect(outputs: outputs, inputs: inputs, midiInputs: midiInputs, channels: channels)
+        let timestamps = try timestampsPath.map { path in (handle: try Self.createTimestampFile(path), path: path) }
+        defer { try? timestamps?.handle.close() }
+        let writer = try AudioFileWriter(path: recordingPath, format: AudioFileFormat(pathExtension: recordingPath) ?? .wav16,
+                                         sampleRate: sampleRate, channelCount: 1)
+        var feeder = PlaybackFeeder(reader: reader, ring: state.pointee.playback)
+        // The ring is full (or holds the whole stimulus) before the first frame plays.
+        try feeder.fill()
+        // Playback starts at the next cycle after everything is connected.
+        state.pointee.started.store(true, ordering: .releasing)
+        var drained = drain(state, feeder: &feeder, writer: writer, timestamps: timestamps, sampleRate: sampleRate)
+        do { try writer.close() } catch {
+            if drained.writeError == nil { drained.writeError = error }
+        }
+        return report(state, drained, sampleRate: sampleRate)
+    }
+
+    /// Makes `state` the run's, stopped at once if a stop came first, with fresh tap counts.
+    private func begin(_ state: UnsafeMutablePointer<CaptureState>, sampleRate: Double) {
         lock.lock()
         activeState = state
         if stopped { state.pointee.stopRequested.store(true, ordering: .releasing) }
@@ -221,13 +246,18 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
         leadingSilentFrames = 0
         clock = FrameClock(sampleRate: sampleRate)
         lock.unlock()
-        defer {
-            lock.lock()
-            activeState = nil
-            lock.unlock()
-            state.destroy()
-        }
+    }
 
+    private func end(_ state: UnsafeMutablePointer<CaptureState>) {
+        lock.lock()
+        activeState = nil
+        lock.unlock()
+        state.destroy()
+    }
+
+    /// `out_1`…`out_N`, `in_1`, and `midi_in` when taps come from MIDI.
+    private func registerPorts(_ state: UnsafeMutablePointer<CaptureState>, channels: Int, midi: Bool) throws {
+        let handle = client.handle
         for channel in 0..<channels {
             guard let port = jack_port_register(handle, "out_\(channel + 1)", "32 bit float mono audio",
                                                 UInt(JackPortIsOutput.rawValue), 0) else {
@@ -239,30 +269,41 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
             throw CaptureError.jack("cannot register input port in_1")
         }
         state.pointee.input = input
-        if !midiInputs.isEmpty {
-            guard let midi = jack_port_register(handle, "midi_in", "8 bit raw midi", UInt(JackPortIsInput.rawValue), 0) else {
+        if midi {
+            guard let port = jack_port_register(handle, "midi_in", "8 bit raw midi", UInt(JackPortIsInput.rawValue), 0) else {
                 throw CaptureError.jack("cannot register MIDI input port midi_in")
             }
-            state.pointee.midiInput = midi
+            state.pointee.midiInput = port
         }
-        defer {
-            for channel in 0..<channels { if let port = state.pointee.outputs[channel] { jack_port_unregister(handle, port) } }
-            jack_port_unregister(handle, input)
-            if let midi = state.pointee.midiInput { jack_port_unregister(handle, midi) }
-        }
+    }
 
+    /// Unregisters whichever ports were registered (also after a failed registration).
+    private func unregisterPorts(_ state: UnsafeMutablePointer<CaptureState>, channels: Int) {
+        let handle = client.handle
+        for channel in 0..<channels { if let port = state.pointee.outputs[channel] { jack_port_unregister(handle, port) } }
+        if let input = state.pointee.input { jack_port_unregister(handle, input) }
+        if let midi = state.pointee.midiInput { jack_port_unregister(handle, midi) }
+    }
+
+    private func activate(_ state: UnsafeMutablePointer<CaptureState>) throws {
+        let handle = client.handle
         jack_set_process_callback(handle, captureProcess, UnsafeMutableRawPointer(state))
         jack_set_xrun_callback(handle, captureXrun, UnsafeMutableRawPointer(state))
         jack_on_shutdown(handle, captureShutdown, UnsafeMutableRawPointer(state))
         guard jack_activate(handle) == 0 else { throw CaptureError.jack("cannot activate the client") }
-        defer {
-            jack_deactivate(handle)
-            // The callbacks' argument is freed with this run; none may fire later (the server
-            // going away between tasks).
-            jack_on_shutdown(handle, nil, nil)
-            jack_set_xrun_callback(handle, nil, nil)
-        }
+    }
 
+    private func deactivate() {
+        let handle = client.handle
+        jack_deactivate(handle)
+        // The callbacks' argument is freed with this run; none may fire later (the server
+        // going away between tasks).
+        jack_on_shutdown(handle, nil, nil)
+        jack_set_xrun_callback(handle, nil, nil)
+    }
+
+    private func connect(outputs: [String], inputs: [String], midiInputs: [String], channels: Int) throws {
+        let handle = client.handle
         let ownName = String(cString: jack_get_client_name(handle))
         for (channel, destination) in outputs.enumerated() where channel < channels {
             guard jack_connect(handle, "\(ownName):out_\(channel + 1)", destination) == 0 else {
@@ -279,102 +320,115 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
                 throw CaptureError.jack("cannot connect \(source) to \(ownName):midi_in")
             }
         }
-        let timestamps: FileHandle? = try timestampsPath.map { path in
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw CaptureError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
-            }
-            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        }
-        defer { try? timestamps?.close() }
-        let writer = try AudioFileWriter(path: recordingPath, format: AudioFileFormat(pathExtension: recordingPath) ?? .wav16,
-                                         sampleRate: sampleRate, channelCount: 1)
-        var feeder = PlaybackFeeder(reader: reader, ring: state.pointee.playback)
-        // The ring is full (or holds the whole stimulus) before the first frame plays.
-        try feeder.fill()
-        // Playback starts at the next cycle after everything is connected.
-        state.pointee.started.store(true, ordering: .releasing)
+    }
 
+    private static func createTimestampFile(_ path: String) throws -> FileHandle {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw CaptureError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        }
+        return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    }
+
+    /// What the writer loop leaves: frames written, taps seen, and why it ended early.
+    private struct Drained {
+        var written = 0
+        var tapTimes: [Double] = []
+        var feedError: AudioError?
+        var writeError: AudioError?
+    }
+
+    /// The writer loop, until the callback has finished and every ring is empty: keeps the
+    /// playback ring full, appends each tap to the timestamp file as it is seen, and writes
+    /// the recording. A failed write (a full disk) ends the run like a stop: the callback
+    /// finishes at its next cycle, the rest is drained and dropped, and the files keep what
+    /// they hold.
+    private func drain(_ state: UnsafeMutablePointer<CaptureState>, feeder: inout PlaybackFeeder, writer: AudioFileWriter,
+                       timestamps: (handle: FileHandle, path: String)?, sampleRate: Double) -> Drained {
+        var drained = Drained()
         var buffer = [Float](repeating: 0, count: 8_192)
         var tapFrames = [Int](repeating: 0, count: 256)
-        var tapTimes: [Double] = []
-        var written = 0
-        var feedError: AudioError?
-        // A failed write (a full disk) ends the run like a stop: the callback finishes at its
-        // next cycle, the rest of the ring is drained and dropped, and the files are closed with
-        // what they hold.
-        var writeError: AudioError?
         var silentSoFar = true
         while true {
             let finished = state.pointee.finished.load(ordering: .acquiring)
-            if !finished && feedError == nil {
+            if !finished && drained.feedError == nil {
                 do { try feeder.fill() } catch {
                     // A stimulus that cannot be read any further ends the run; the files keep
                     // what was captured, and the report carries the error.
-                    feedError = error
+                    drained.feedError = error
                     state.pointee.stopRequested.store(true, ordering: .releasing)
                 }
             }
-            let midiTaps = tapFrames.withUnsafeMutableBufferPointer { state.pointee.taps.pop(into: $0.baseAddress!, maximum: $0.count) }
-            lock.lock()
-            updateClock(state)
-            let newTaps = midiTaps == 0 && externalTaps.isEmpty ? [] : Array(tapFrames.prefix(midiTaps)) + externalTaps
-            externalTaps.removeAll(keepingCapacity: true)
-            tapCount += newTaps.count
-            lock.unlock()
+            let newTaps = takeTaps(state, into: &tapFrames)
             for frame in newTaps {
                 let time = Double(frame) / sampleRate
-                tapTimes.append(time)
+                drained.tapTimes.append(time)
                 // Written and flushed as it happens (FileHandle does not buffer): a crash
                 // loses no tap that was already seen.
-                guard writeError == nil, let timestamps, let timestampsPath else { continue }
-                do { try timestamps.write(contentsOf: Data((String(format: "%f", time) + "\n").utf8)) } catch {
-                    writeError = .writeFailed(path: timestampsPath, reason: plainFileErrorReason(error))
+                guard drained.writeError == nil, let timestamps else { continue }
+                do { try timestamps.handle.write(contentsOf: Data((String(format: "%f", time) + "\n").utf8)) } catch {
+                    drained.writeError = .writeFailed(path: timestamps.path, reason: plainFileErrorReason(error))
                     state.pointee.stopRequested.store(true, ordering: .releasing)
                 }
             }
             let count = buffer.withUnsafeMutableBufferPointer { state.pointee.ring.pop(into: $0.baseAddress!, maximum: $0.count) }
             if count > 0 {
-                if silentSoFar {
-                    let firstSound = buffer[0..<count].firstIndex { $0 != 0 }
-                    silentSoFar = firstSound == nil
-                    lock.lock()
-                    leadingSilentFrames += firstSound ?? count
-                    lock.unlock()
-                }
-                if writeError == nil {
-                    do {
-                        // libsndfile rewrites the WAV header after each of these writes.
-                        try buffer.withUnsafeBufferPointer { buffer throws(AudioError) in
-                            try writer.write(interleaved: UnsafeBufferPointer(rebasing: buffer[0..<count]))
-                        }
-                        written += count
-                    } catch {
-                        writeError = error
-                        state.pointee.stopRequested.store(true, ordering: .releasing)
+                if silentSoFar { silentSoFar = countLeadingSilence(buffer[0..<count]) }
+                guard drained.writeError == nil else { continue }
+                do {
+                    // libsndfile rewrites the WAV header after each of these writes.
+                    try buffer.withUnsafeBufferPointer { buffer throws(AudioError) in
+                        try writer.write(interleaved: UnsafeBufferPointer(rebasing: buffer[0..<count]))
                     }
+                    drained.written += count
+                } catch {
+                    drained.writeError = error
+                    state.pointee.stopRequested.store(true, ordering: .releasing)
                 }
             } else if finished && newTaps.isEmpty {
-                break
+                return drained
             } else {
                 usleep(2_000)
             }
         }
-        do { try writer.close() } catch {
-            if writeError == nil { writeError = error }
-        }
+    }
+
+    /// The taps since the last call: MIDI taps from the callback and taps placed by
+    /// ``tap(atMonotonicTime:)`` or ``tapNow()``, as frames.
+    private func takeTaps(_ state: UnsafeMutablePointer<CaptureState>, into tapFrames: inout [Int]) -> [Int] {
+        let midiTaps = tapFrames.withUnsafeMutableBufferPointer { state.pointee.taps.pop(into: $0.baseAddress!, maximum: $0.count) }
+        lock.lock()
+        defer { lock.unlock() }
+        updateClock(state)
+        let newTaps = midiTaps == 0 && externalTaps.isEmpty ? [] : Array(tapFrames.prefix(midiTaps)) + externalTaps
+        externalTaps.removeAll(keepingCapacity: true)
+        tapCount += newTaps.count
+        return newTaps
+    }
+
+    /// Counts the frames of digital silence at the start of the recording; false once a
+    /// sample is not zero.
+    private func countLeadingSilence(_ samples: ArraySlice<Float>) -> Bool {
+        let firstSound = samples.firstIndex { $0 != 0 }.map { $0 - samples.startIndex }
+        lock.lock()
+        leadingSilentFrames += firstSound ?? samples.count
+        lock.unlock()
+        return firstSound == nil
+    }
+
+    private func report(_ state: UnsafeMutablePointer<CaptureState>, _ drained: Drained, sampleRate: Double) -> CaptureReport {
         lock.lock()
         let reason = stopped ? stopReason : nil
         lock.unlock()
-        return CaptureReport(completed: state.pointee.position >= state.pointee.totalFrames && writeError == nil,
-                             recordedFrames: written,
+        return CaptureReport(completed: state.pointee.position >= state.pointee.totalFrames && drained.writeError == nil,
+                             recordedFrames: drained.written,
                              cycles: state.pointee.cycles.load(ordering: .relaxed),
                              xruns: state.pointee.xruns.load(ordering: .relaxed),
                              droppedFrames: state.pointee.dropped.load(ordering: .relaxed),
-                             stimulusUnderrunFrames: state.pointee.underrun.load(ordering: .relaxed), tapTimes: tapTimes,
+                             stimulusUnderrunFrames: state.pointee.underrun.load(ordering: .relaxed), tapTimes: drained.tapTimes,
                              callbackNanoseconds: Array(UnsafeBufferPointer(start: state.pointee.timings,
                                                                             count: min(state.pointee.timingCount, state.pointee.timingCapacity))),
-                             sampleRate: sampleRate, periodFrames: client.periodFrames, stimulusError: feedError,
-                             writeError: writeError, stopReason: reason)
+                             sampleRate: sampleRate, periodFrames: client.periodFrames, stimulusError: drained.feedError,
+                             writeError: drained.writeError, stopReason: reason)
     }
 }
 
