@@ -50,6 +50,18 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return names.filter { !$0.hasPrefix(".") }.sorted().map { url.appendingPathComponent($0) }
         }
     }
+
+    /// Replays every stored input through the target's check: one line per input that breaks
+    /// an invariant or cannot be read (`target/file: why`), and one when there is no seed at all.
+    /// Empty when all is well: the regression tests of `make test` expect exactly that.
+    public func storedInputProblems() -> [String] {
+        let inputs = storedInputs()
+        guard !inputs.isEmpty else { return ["no seed corpus in Fuzz/corpus/\(rawValue)"] }
+        return inputs.compactMap { url in
+            guard let data = try? Data(contentsOf: url) else { return "\(rawValue)/\(url.lastPathComponent): unreadable" }
+            return check([UInt8](data)).map { "\(rawValue)/\(url.lastPathComponent): \($0)" }
+        }
+    }
 }
 
 /// Bytes as text, the way the readers see a file: a UTF-8 byte-order mark is dropped, and

@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 import TapFuzzChecks
 
@@ -7,12 +6,7 @@ import TapFuzzChecks
 /// no broken invariant. Docs/fuzzing.md.
 @Suite struct FuzzRegressionTests {
     @Test(arguments: [FuzzTarget.audio])
-    func storedInputsKeepTheInvariants(_ target: FuzzTarget) throws {
-        let inputs = target.storedInputs()
-        #expect(!inputs.isEmpty, "no seed corpus in Fuzz/corpus/\(target.rawValue)")
-        for url in inputs {
-            let violation = target.check([UInt8](try Data(contentsOf: url)))
-            #expect(violation == nil, "\(target.rawValue)/\(url.lastPathComponent): \(violation ?? "")")
-        }
+    func storedInputsKeepTheInvariants(_ target: FuzzTarget) {
+        #expect(target.storedInputProblems() == [])
     }
 }
