@@ -45,8 +45,9 @@ public struct ClassicTapTempo: TapTempoEstimator {
         }
         last = time
         guard intervals > 0, let first, time > first else { return TempoReading(bpm: nil, confidence: 0, tapsUsed: 1, reset: reset) }
+        // Taps a hair apart (5e-324 s) would read as an infinite tempo: no reading instead.
         let bpm = 60 * Double(intervals) / (time - first)
-        return TempoReading(bpm: bpm, confidence: intervals >= 2 ? 1 - 1 / Double(intervals) : 0, tapsUsed: intervals + 1, reset: reset)
+        return TempoReading(bpm: bpm.isFinite ? bpm : nil, confidence: intervals >= 2 ? 1 - 1 / Double(intervals) : 0, tapsUsed: intervals + 1, reset: reset)
     }
 
     /// Forgets every tap.

@@ -50,7 +50,8 @@ public struct IntervalTapTempo: TapTempoEstimator {
             let kept = sorted[drop..<(sorted.count - drop)]
             period = kept.reduce(0, +) / Double(kept.count)
         }
-        return TempoReading(bpm: 60 / period, confidence: intervals.count >= 2 ? 1 - 1 / Double(intervals.count) : 0,
+        // Taps a hair apart would read as an infinite tempo: no reading instead.
+        return TempoReading(bpm: (60 / period).isFinite ? 60 / period : nil, confidence: intervals.count >= 2 ? 1 - 1 / Double(intervals.count) : 0,
                             tapsUsed: intervals.count + 1, reset: reset)
     }
 

@@ -106,9 +106,9 @@ struct TempoCommand: ParsableCommand {
         return times
     }
 
-    /// A reading outside --min-bpm…--max-bpm (or not finite, from taps a hair apart) is no
-    /// reading, whichever estimator gave it: TapKit's holds its readings in the range, the
-    /// baselines do not.
+    /// A reading outside --min-bpm…--max-bpm is no reading, whichever estimator gave it:
+    /// TapKit's holds its readings in the range, the baselines (which never read infinite)
+    /// know no range.
     func withinRange(_ reading: TempoReading) -> TempoReading {
         guard let bpm = reading.bpm, !(minBpm...maxBpm).contains(bpm) else { return reading }
         return TempoReading(bpm: nil, confidence: 0, tapsUsed: reading.tapsUsed, reset: reading.reset)

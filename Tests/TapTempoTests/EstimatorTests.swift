@@ -174,4 +174,16 @@ import TapTempo
         let readings = Self.readings(times)
         #expect(readings[3...].allSatisfy { Self.near($0, 120, within: 0.1) }, "\(readings.map { ($0.bpm ?? 0, $0.tapsUsed, $0.reset) })")
     }
+
+    /// Taps 5e-324 s apart gave the baselines an infinite tempo; no estimator reads one now.
+    @Test func noEstimatorReadsAnInfiniteTempo() {
+        let estimators: [any TapTempoEstimator] = [ClassicTapTempo(), IntervalTapTempo(.median), IntervalTapTempo(.interquartileMean),
+                                                   TapTempoTracker()]
+        for var estimator in estimators {
+            for time in [0.0, Double.leastNonzeroMagnitude, 0.5, 1.0] {
+                let reading = estimator.tap(at: time)
+                #expect(reading.bpm.map(\.isFinite) != false, "\(type(of: estimator)) at \(time): \(reading.bpm ?? 0)")
+            }
+        }
+    }
 }
