@@ -1,7 +1,7 @@
 import TapAudio
 
-/// One detected acoustic onset: where a transient starts, how strong it is, and how far it
-/// stands above the local noise floor.
+/// One detected acoustic onset: where a transient starts, how strong it is, how far it
+/// stands above the local noise floor, and how much it sounds like a tap.
 public struct Onset: Sendable, Equatable, Codable {
     /// Where the transient starts (not its peak), in seconds from frame 0.
     public var time: Seconds
@@ -13,13 +13,62 @@ public struct Onset: Sendable, Equatable, Codable {
     public var strength: Double
     /// Peak short-time power over the local noise floor, in dB.
     public var snrDB: Double
+    /// What the sound is measured to be like (nil for onsets made elsewhere).
+    public var features: OnsetFeatures?
+    /// How much the sound looks like a finger tap, 0–1 (``TapScore``): 1 for onsets made
+    /// elsewhere, which nothing was measured on.
+    public var tapScore: Double
+    /// What the onset was classified as.
+    public var kind: OnsetKind
 
     /// Creates an onset.
-    public init(time: Seconds, frame: Int, peakTime: Seconds, strength: Double, snrDB: Double) {
+    public init(time: Seconds, frame: Int, peakTime: Seconds, strength: Double, snrDB: Double,
+                features: OnsetFeatures? = nil, tapScore: Double = 1, kind: OnsetKind = .tap) {
         self.time = time
         self.frame = frame
         self.peakTime = peakTime
         self.strength = strength
         self.snrDB = snrDB
+        self.features = features
+        self.tapScore = tapScore
+        self.kind = kind
+    }
+}
+
+/// What an onset was classified as.
+public enum OnsetKind: String, Sendable, Codable, CaseIterable {
+    /// A sound with a tap's shape, at or above the tap-score cut.
+    case tap
+    /// Any other sound: below the tap-score cut (noise blips, a tap's own decay, speech,
+    /// knocks, keyboard pairs).
+    case other
+    /// The stimulus leaking into the microphone (a metronome click on its grid).
+    case stimulus
+}
+
+/// Measurements of one onset's sound, taken on the high-passed signal the detector listens
+/// to; ``TapScore`` turns them into a tap score.
+public struct OnsetFeatures: Sendable, Equatable, Codable {
+    /// Mean power over the first 10 ms from the start over the local noise floor, dB. A tap
+    /// holds its level for milliseconds; a brief excursion of the noise does not.
+    public var sustainedSNR: Double
+    /// From the start to the short-time power's peak, seconds. A contact transient peaks
+    /// within a few milliseconds; speech and coughs build up for tens.
+    public var attackDuration: Seconds
+    /// Peak power over the masking level left by earlier sounds (their peak-hold envelope,
+    /// released at ``OnsetDetectorConfiguration/maskReleaseDBPerSecond``), or over
+    /// floor + threshold when that is higher, in dB. Negative: the onset lies inside the decay
+    /// of an earlier, louder sound, as a tap's ringing or rattle does.
+    public var aboveMaskDB: Double
+    /// Mean power from 10 to 50 ms after the start relative to the first 10 ms, dB. Taps
+    /// decay (negative); sustained sounds do not.
+    public var decayDB: Double
+
+    /// Creates a set of features.
+    public init(sustainedSNR: Double, attackDuration: Seconds, aboveMaskDB: Double, decayDB: Double) {
+        self.sustainedSNR = sustainedSNR
+        self.attackDuration = attackDuration
+        self.aboveMaskDB = aboveMaskDB
+        self.decayDB = decayDB
     }
 }

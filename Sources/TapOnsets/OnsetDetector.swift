@@ -38,6 +38,10 @@ public struct OnsetDetector: Sendable {
 
     // Stage 3: power per hop in dB (ring of lookahead + window) and the floor estimator.
     private var powerDB: [Double]
+    /// Peak-hold of the power with a slow release (same ring as `powerDB`): the masking level
+    /// an earlier sound leaves behind.
+    private var maskDB: [Double]
+    private let maskReleasePerHop: Double
     private let powerMask: Int
     private var hopsSeen = 0
     private var floor: SlidingQuantile
@@ -59,6 +63,9 @@ public struct OnsetDetector: Sendable {
         var earliestStart = 0
         /// Frame of the last onset reported (for the refractory period).
         var lastOnsetFrame = Int.min / 2
+        /// Peak power of the last onset reported, dB: a far louder sound inside its refractory
+        /// period replaces it (a blip of noise just before a tap is not the tap).
+        var lastOnsetPeakDB = -Double.infinity
     }
     private var trackers: [Tracker]
 
@@ -112,6 +119,8 @@ public struct OnsetDetector: Sendable {
         hopEnergies = [Double](repeating: 0, count: windowHops)
         let powerSize = 1 << Int(ceil(log2(Double(2 * lookaheadHops + 4 * confirmHops + 16))))
         powerDB = [Double](repeating: -300, count: powerSize)
+        maskDB = [Double](repeating: -300, count: powerSize)
+        maskReleasePerHop = configuration.maskReleaseDBPerSecond * Double(hop) / sampleRate
         powerMask = powerSize - 1
         floor = SlidingQuantile(quantile: configuration.noiseQuantile)
     }
@@ -183,7 +192,8 @@ public struct OnsetDetector: Sendable {
         for index in trackers.indices {
             var tracker = trackers[index]
             if case .rising(let searchStart, let peakHop, let peakDB, let peakSNR) = tracker.state {
-                emit(&tracker, searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets[index])
+                emit(&tracker, searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, floorDB: peakDB - peakSNR,
+                     into: &onsets[index])
             }
             tracker.state = .idle
             trackers[index] = tracker
@@ -198,6 +208,7 @@ public struct OnsetDetector: Sendable {
         let meanSquare = max(windowEnergy, 0) / Double(windowHops * hop)
         let level = 10 * log10(meanSquare + 1e-30)
         powerDB[hopsSeen & powerMask] = level
+        maskDB[hopsSeen & powerMask] = max(level, maskDB[(hopsSeen - 1) & powerMask] - maskReleasePerHop)
         floor.insert(level)
         // Keep the floor window centred on the hop being decided: [k − L, k + L].
         let newest = hopsSeen
@@ -229,7 +240,8 @@ public struct OnsetDetector: Sendable {
         case .idle:
             // A quiet tap can dip under the release level and come back within milliseconds:
             // still the same tap, so no new event inside the refractory period.
-            if snr >= configuration.thresholdDB && isPastRefractory(tracker, hop: k, eventStart: nil) {
+            if snr >= configuration.thresholdDB && (isPastRefractory(tracker, hop: k, eventStart: nil)
+                                                    || level >= tracker.lastOnsetPeakDB + Self.replacingRiseDB) {
                 // The window of hop k reaches back `windowHops` hops; search before that.
                 let windowStart = (k + 1 - windowHops) * hop
                 tracker.state = .rising(searchStart: windowStart - tracker.searchSamples, peakHop: k, peakDB: level, peakSNR: snr)
@@ -239,12 +251,12 @@ public struct OnsetDetector: Sendable {
                 && isPastRefractory(tracker, hop: k, eventStart: searchStart) && snr >= configuration.thresholdDB {
                 // A second transient on an event that had already peaked (a tap right after
                 // a click): the first keeps its own onset, the second starts a new event.
-                emit(&tracker, searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
+                emit(&tracker, searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, floorDB: peakDB - peakSNR, into: &onsets)
                 tracker.state = .rising(searchStart: (k + 1 - 2 * windowHops) * hop, peakHop: k, peakDB: level, peakSNR: snr)
             } else if level > peakDB {
                 tracker.state = .rising(searchStart: searchStart, peakHop: k, peakDB: level, peakSNR: snr)
             } else if k - peakHop >= tracker.confirmHops || snr < configuration.releaseDB {
-                emit(&tracker, searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, into: &onsets)
+                emit(&tracker, searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, floorDB: peakDB - peakSNR, into: &onsets)
                 tracker.state = snr < configuration.releaseDB ? .idle : .decaying(minimumHop: k, minimumDB: level, peakDB: peakDB)
             }
         case .decaying(let minimumHop, let minimumDB, let previousPeakDB):
@@ -261,6 +273,10 @@ public struct OnsetDetector: Sendable {
             }
         }
     }
+
+    /// How much louder than the last onset a sound inside its refractory period must peak to
+    /// replace it, dB.
+    static let replacingRiseDB = 10.0
 
     /// Whether a new onset at hop `k` is far enough from the last onset (and from the start of
     /// the current event): a tap's contact click and the build-up of its resonances must not
@@ -279,7 +295,7 @@ public struct OnsetDetector: Sendable {
     }
 
     private func emit(_ tracker: inout Tracker, searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double,
-                      into onsets: inout [Onset]) {
+                      floorDB: Double, into onsets: inout [Onset]) {
         let end = min((peakHop + 1) * hop, samplesSeen)
         if Double(end) < tracker.configuration.settleDuration * sampleRate { return }
         let oldestKept = samplesSeen - history.count
@@ -291,11 +307,41 @@ public struct OnsetDetector: Sendable {
         let peakTime = (Double(end) - Double(windowHops * hop) / 2) / sampleRate
         let offset = stretch.withUnsafeBufferPointer { StartPicker.pick($0) }
         let frame = start + offset
-        // A start picked inside the previous onset's refractory period is that tap again
-        // (a quiet tap's power can dip under the release level and come back).
-        guard frame - tracker.lastOnsetFrame >= tracker.refractorySamples else { return }
+        // A start picked inside the previous onset's refractory period is that tap again (a
+        // quiet tap's power can dip under the release level and come back)...
+        if frame - tracker.lastOnsetFrame < tracker.refractorySamples {
+            // ...unless this sound is far louder: then the previous onset was its precursor.
+            guard peakDB >= tracker.lastOnsetPeakDB + Self.replacingRiseDB, onsets.last?.frame == tracker.lastOnsetFrame else { return }
+            onsets.removeLast()
+        }
         tracker.lastOnsetFrame = frame
+        tracker.lastOnsetPeakDB = peakDB
+        let features = measure(onsetFrame: frame, peakTime: peakTime, peakDB: peakDB, floorDB: floorDB,
+                               threshold: tracker.configuration.thresholdDB)
         onsets.append(Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
-                            strength: peakDB, snrDB: peakSNR))
+                            strength: peakDB, snrDB: peakSNR, features: features))
+    }
+
+    /// The features of the sound starting at `onsetFrame` (``OnsetFeatures``), from the
+    /// filtered history, which reaches past the onset by the floor's lookahead.
+    private func measure(onsetFrame frame: Int, peakTime: Seconds, peakDB: Double, floorDB: Double,
+                         threshold: Double) -> OnsetFeatures {
+        let oldestKept = samplesSeen - history.count
+        func meanPowerDB(from start: Int, count: Int) -> Double? {
+            let first = max(start, oldestKept), end = min(start + count, samplesSeen)
+            guard end > first else { return nil }
+            var sum = 0.0
+            for index in first..<end { sum += Double(history[index & historyMask]) * Double(history[index & historyMask]) }
+            return 10 * log10(sum / Double(end - first) + 1e-30)
+        }
+        let tenMilliseconds = max(1, Int((0.010 * sampleRate).rounded()))
+        let head = meanPowerDB(from: frame, count: tenMilliseconds) ?? peakDB
+        let tail = meanPowerDB(from: frame + tenMilliseconds, count: 4 * tenMilliseconds) ?? head
+        // The mask just before the onset's own sound: the hop whose window ends at its start.
+        let maskHop = frame / hop - 1
+        var mask = floorDB + threshold
+        if maskHop >= 0, maskHop > hopsSeen - powerDB.count { mask = max(mask, maskDB[maskHop & powerMask]) }
+        return OnsetFeatures(sustainedSNR: head - floorDB, attackDuration: max(0, peakTime - Double(frame) / sampleRate),
+                             aboveMaskDB: peakDB - mask, decayDB: tail - head)
     }
 }

@@ -35,6 +35,14 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     /// How much signal before the threshold crossing the start picker may search, in seconds.
     public var startSearchDuration: Seconds = 0.020
 
+    /// How fast the masking level a sound leaves behind falls, dB per second: a later onset
+    /// whose peak stays under it lies in that sound's decay (``OnsetFeatures/aboveMaskDB``).
+    /// 150 dB/s lets a tap 15 dB quieter follow 100 ms after a loud one.
+    public var maskReleaseDBPerSecond: Double = 150
+
+    /// The tap-score cut: onsets scoring below it are ``OnsetKind/other`` (``TapScore``).
+    public var minimumTapScore: Double = 0.5
+
     /// Onsets whose peak falls within this time from the start of the recording are dropped:
     /// the high-pass filter starts from rest, so whatever the recording starts with (hum, a DC
     /// offset) looks like a transient until the filter settles.

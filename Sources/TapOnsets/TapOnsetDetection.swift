@@ -3,8 +3,10 @@ import TapAudio
 /// Tap onsets of a recording, with the metronome bleed dealt with: what the latency
 /// analysis matches against touches.
 public struct TapOnsetDetection: Sendable, Equatable {
-    /// Onsets that may be taps, in time order.
+    /// Onsets that may be taps (``OnsetKind/tap``: tap score at or above the cut), in time order.
     public var onsets: [Onset]
+    /// Onsets of other sounds (``OnsetKind/other``: tap score below the cut), in time order.
+    public var otherOnsets: [Onset] = []
     /// Onsets of the first pass that lay on an isochronous click grid (stimulus bleed).
     public var stimulusOnsets: [Onset]
     /// How many clicks were subtracted from the recording before the final detection.
@@ -16,13 +18,30 @@ public struct TapOnsetDetection: Sendable, Equatable {
     public var clippedRuns: Int = 0
 
     /// A detection from its parts (for tests and for onsets found elsewhere).
-    public init(onsets: [Onset], stimulusOnsets: [Onset] = [], cancelledClicks: Int = 0, duration: Seconds = 0,
-                clippedRuns: Int = 0) {
+    public init(onsets: [Onset], otherOnsets: [Onset] = [], stimulusOnsets: [Onset] = [], cancelledClicks: Int = 0,
+                duration: Seconds = 0, clippedRuns: Int = 0) {
         self.onsets = onsets
+        self.otherOnsets = otherOnsets
         self.stimulusOnsets = stimulusOnsets
         self.cancelledClicks = cancelledClicks
         self.duration = duration
         self.clippedRuns = clippedRuns
+    }
+
+    /// Every onset of every kind, in time order.
+    public var allOnsets: [Onset] {
+        (onsets + otherOnsets + stimulusOnsets).sorted { $0.time < $1.time }
+    }
+
+    /// The detection with its tap and other onsets scored and split again at `cut`
+    /// (``TapScore``), and its stimulus onsets marked as such.
+    public func classified(cut: Double) -> TapOnsetDetection {
+        var copy = self
+        let scored = TapScore.classify((onsets + otherOnsets).sorted { $0.time < $1.time }, cut: cut)
+        copy.onsets = scored.filter { $0.kind == .tap }
+        copy.otherOnsets = scored.filter { $0.kind == .other }
+        copy.stimulusOnsets = stimulusOnsets.map { var onset = $0; onset.kind = .stimulus; return onset }
+        return copy
     }
 }
 
@@ -152,6 +171,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
                      bleed: BleedHandling) throws(AudioError) -> TapOnsetDetection {
     var clips = ClipCounter()
     var detection = try detectTapOnsets(in: source, configuration: configuration, bleed: bleed, clips: &clips)
+        .classified(cut: configuration.minimumTapScore)
     detection.duration = Double(clips.samples) / source.sampleRate
     detection.clippedRuns = clips.runs
     return detection

@@ -11,6 +11,10 @@ struct OnsetOptions: ParsableArguments {
     @Option(help: "Onset threshold above the local noise floor, in dB (overrides the preset).", transform: strictDecimal)
     var thresholdDb: Double?
 
+    @Option(help: "Tap-score cut, 0–1: onsets scoring below it are 'other' sounds, not taps (default \(OnsetDetectorConfiguration.standard.minimumTapScore)).",
+            transform: strictDecimal)
+    var minScore: Double?
+
     @Option(help: "Channel to analyse, 1-based, or 'mix' to average all channels.")
     var channel = "mix"
 
@@ -24,6 +28,10 @@ struct OnsetOptions: ParsableArguments {
         if let thresholdDb {
             guard thresholdDb > 0 else { throw ValidationError("--threshold-db must be positive") }
             configuration.thresholdDB = thresholdDb
+        }
+        if let minScore {
+            guard (0...1).contains(minScore) else { throw ValidationError("--min-score must lie between 0 and 1") }
+            configuration.minimumTapScore = minScore
         }
         return configuration
     }

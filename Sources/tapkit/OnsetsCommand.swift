@@ -7,9 +7,12 @@ struct OnsetsCommand: ParsableCommand {
         commandName: "onsets",
         abstract: "Detect tap onsets in audio recordings.",
         discussion: """
-            Prints one row per onset: 'time' is where the transient starts, in seconds from the \
+            Prints one row per tap onset: 'time' is where the transient starts, in seconds from the \
             first frame; 'strength' is its peak short-time power in dBFS after the high-pass; \
-            'snr_db' is that power over the local noise floor; 'file' names the recording.
+            'snr_db' is that power over the local noise floor; 'tap_score' (0–1) is how much the \
+            sound looks like a tap (Docs/algorithms.md); 'kind' is tap, other (scored under \
+            --min-score) or stimulus (metronome bleed); 'file' names the recording. Only taps are \
+            listed unless --all is given. --features adds the measurements behind the score.
             """)
 
     @Argument(help: "Audio files (any format libsndfile reads).")
@@ -19,6 +22,12 @@ struct OnsetsCommand: ParsableCommand {
     var format = OutputFormat.table
 
     @OptionGroup var onsetOptions: OnsetOptions
+
+    @Flag(help: "List every onset: other sounds and stimulus bleed too, not only taps.")
+    var all = false
+
+    @Flag(help: "Add the sound's measurements: sustained_snr_db, attack_ms, above_mask_db, decay_db.")
+    var features = false
 
     @OptionGroup var provenanceOption: ProvenanceOption
 
@@ -33,7 +42,7 @@ struct OnsetsCommand: ParsableCommand {
             do {
                 let detection = try detectTapOnsets(inFile: file, channel: channel, configuration: configuration,
                                                     bleed: onsetOptions.bleed)
-                results.append((file, detection.onsets))
+                results.append((file, all ? detection.allOnsets : detection.onsets))
             } catch {
                 printError("error: \(error)")
                 errors.append(ErrorRow(file: file, message: "\(error)"))
@@ -41,9 +50,17 @@ struct OnsetsCommand: ParsableCommand {
             }
         }
         // `file` whatever the number of inputs, so one script reads the output of one file or many.
-        let columns = ["file", "time", "strength", "snr_db"]
+        let featureColumns = features ? ["sustained_snr_db", "attack_ms", "above_mask_db", "decay_db"] : []
+        let columns = ["file", "time", "strength", "snr_db", "tap_score", "kind"] + featureColumns
         func cells(_ onset: Onset, _ file: String) -> [String] {
-            [file, String(format: "%.6f", onset.time), String(format: "%.2f", onset.strength), String(format: "%.2f", onset.snrDB)]
+            var row = [file, String(format: "%.6f", onset.time), String(format: "%.2f", onset.strength), String(format: "%.2f", onset.snrDB),
+                       String(format: "%.3f", onset.tapScore), onset.kind.rawValue]
+            if features {
+                let measured = onset.features
+                row += [measured?.sustainedSNR, measured.map { $0.attackDuration * 1000 }, measured?.aboveMaskDB, measured?.decayDB]
+                    .map { $0.map { String(format: "%.2f", $0) } ?? "" }
+            }
+            return row
         }
         switch format {
         case .json:
@@ -54,6 +71,12 @@ struct OnsetsCommand: ParsableCommand {
                     var time: Double
                     var strength: Double
                     var snr_db: Double
+                    var tap_score: Double
+                    var kind: String
+                    var sustained_snr_db: Double?
+                    var attack_ms: Double?
+                    var above_mask_db: Double?
+                    var decay_db: Double?
                 }
             }
             struct Document: Encodable {
@@ -62,9 +85,14 @@ struct OnsetsCommand: ParsableCommand {
                 var errors: [ErrorRow]
             }
             let fileOnsets = results.map { result in
-                FileOnsets(file: result.file, onsets: result.onsets.map {
-                    .init(time: ($0.time * 1e6).rounded() / 1e6, strength: ($0.strength * 100).rounded() / 100,
-                          snr_db: ($0.snrDB * 100).rounded() / 100)
+                FileOnsets(file: result.file, onsets: result.onsets.map { onset in
+                    func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+                    let measured = features ? onset.features : nil
+                    return .init(time: (onset.time * 1e6).rounded() / 1e6, strength: hundredths(onset.strength),
+                                 snr_db: hundredths(onset.snrDB), tap_score: (onset.tapScore * 1000).rounded() / 1000,
+                                 kind: onset.kind.rawValue, sustained_snr_db: measured.map { hundredths($0.sustainedSNR) },
+                                 attack_ms: measured.map { hundredths($0.attackDuration * 1000) },
+                                 above_mask_db: measured.map { hundredths($0.aboveMaskDB) }, decay_db: measured.map { hundredths($0.decayDB) })
                 })
             }
             printOutput(try renderJSON(Document(tapkit: onsetOptions.provenance(), files: fileOnsets, errors: errors)))

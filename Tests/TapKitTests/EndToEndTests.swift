@@ -81,13 +81,13 @@ import TapAccuracy
         let result = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "csv"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first == "file,time,strength,snr_db")
+        #expect(lines.first == "file,time,strength,snr_db,tap_score,kind")
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(fixtures + "/001_01.wav,") })
         let times = lines.dropFirst().compactMap { Double($0.split(separator: ",")[1]) }
         #expect(times.count == lines.count - 1 && times.count >= 11)
         #expect(times == times.sorted())
         let two = try runTapKit(["onsets", fixtures + "/001_01.wav", fixtures + "/001_02.wav", "--format", "csv"])
-        #expect(two.stdout.split(separator: "\n").first == "file,time,strength,snr_db")
+        #expect(two.stdout.split(separator: "\n").first == "file,time,strength,snr_db,tap_score,kind")
     }
 
     /// Evaluate writes every key (null when absent, as latency does), `errors` as latency does,

@@ -29,7 +29,7 @@ INT = {"frame", "bar", "beat", "subdivision_step", "subdivision_of", "taps_used"
 BOOL = {"reset", "played"}
 TEXT = {"task", "file", "kind", "flags"}
 FLOAT = {"time", "strength", "snr_db", "touch", "onset", "drift_ppm", "bpm", "confidence", "recall", "precision",
-         "detector_precision", "correct_pairs", "mean_snr_db", "threshold_db"}
+         "detector_precision", "correct_pairs", "mean_snr_db", "threshold_db", "tap_score"}
 NOT_MISSING = {"null", "none", "nan", "na", "n/a", "inf", "-inf", "-"}
 problems = []
 
