@@ -55,13 +55,15 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
     /// From the start to the short-time power's peak, seconds. A contact transient peaks
     /// within a few milliseconds; speech and coughs build up for tens.
     public var attackDuration: Seconds
-    /// Peak power over the masking level left by earlier sounds (their peak-hold envelope,
-    /// released at ``OnsetDetectorConfiguration/maskReleaseDBPerSecond``), or over
-    /// floor + threshold when that is higher, in dB. Negative: the onset lies inside the decay
+    /// Peak power over the masking level left by earlier sounds (falling from their peak at
+    /// their own rate of decay, at least
+    /// ``OnsetDetectorConfiguration/slowestMaskReleaseDBPerSecond``), or over floor + threshold
+    /// when that is higher, in dB. Negative: the onset lies inside the decay
     /// of an earlier, louder sound, as a tap's ringing or rattle does.
     public var aboveMaskDB: Double
-    /// Mean power from 10 to 50 ms after the start relative to the first 10 ms, dB. Taps
-    /// decay (negative); sustained sounds do not.
+    /// Mean power from 10 to 50 ms after the start relative to the first 10 ms, dB, each with
+    /// the noise floor's power taken out (at most 60 dB down). Taps decay (negative);
+    /// sustained sounds such as coughs and speech do not.
     public var decayDB: Double
 
     /// Creates a set of features.

@@ -38,13 +38,19 @@ public struct OnsetDetector: Sendable {
 
     // Stage 3: power per hop in dB (ring of lookahead + window) and the floor estimator.
     private var powerDB: [Double]
-    /// Peak-hold of the power with a slow release (same ring as `powerDB`): the masking level
-    /// an earlier sound leaves behind.
+    /// The masking level earlier sounds leave behind, per decided hop (same ring as `powerDB`).
     private var maskDB: [Double]
-    private let maskReleasePerHop: Double
+    /// The sound the mask currently follows: its peak and how fast the mask falls from it.
+    private var maskSource: (hop: Int, level: Double, fallPerHop: Double)?
+    private let slowestMaskFallPerHop: Double
+    /// Where, after a peak, its decay is read: 20–40 ms later, in hops.
+    private let decayReadHops: ClosedRange<Int>
     private let powerMask: Int
     private var hopsSeen = 0
     private var floor: SlidingQuantile
+    /// The lower quartile over the same window: median − quartile is how much the floor
+    /// itself fluctuates.
+    private var lowerQuartile: SlidingQuantile
 
     // Stage 4: one event tracker per threshold setting, over the same power and floor, each
     // evaluated `lookaheadHops` behind the newest hop.
@@ -120,9 +126,11 @@ public struct OnsetDetector: Sendable {
         let powerSize = 1 << Int(ceil(log2(Double(2 * lookaheadHops + 4 * confirmHops + 16))))
         powerDB = [Double](repeating: -300, count: powerSize)
         maskDB = [Double](repeating: -300, count: powerSize)
-        maskReleasePerHop = configuration.maskReleaseDBPerSecond * Double(hop) / sampleRate
+        slowestMaskFallPerHop = configuration.slowestMaskReleaseDBPerSecond * Double(hop) / sampleRate
+        decayReadHops = max(1, Int((0.020 * sampleRate / Double(hop)).rounded()))...max(2, Int((0.040 * sampleRate / Double(hop)).rounded()))
         powerMask = powerSize - 1
         floor = SlidingQuantile(quantile: configuration.noiseQuantile)
+        lowerQuartile = SlidingQuantile(quantile: 0.25)
     }
 
     /// Feeds the next block of mono samples; appends every onset that became certain.
@@ -184,7 +192,10 @@ public struct OnsetDetector: Sendable {
         while decided <= lastHop {
             if decided >= 0 {
                 let oldest = decided - lookaheadHops - 1
-                if oldest >= 0 { floor.remove(powerDB[oldest & powerMask]) }
+                if oldest >= 0 {
+                    floor.remove(powerDB[oldest & powerMask])
+                    lowerQuartile.remove(powerDB[oldest & powerMask])
+                }
                 decide(hop: decided, into: &onsets)
             }
             decided += 1
@@ -208,13 +219,16 @@ public struct OnsetDetector: Sendable {
         let meanSquare = max(windowEnergy, 0) / Double(windowHops * hop)
         let level = 10 * log10(meanSquare + 1e-30)
         powerDB[hopsSeen & powerMask] = level
-        maskDB[hopsSeen & powerMask] = max(level, maskDB[(hopsSeen - 1) & powerMask] - maskReleasePerHop)
         floor.insert(level)
+        lowerQuartile.insert(level)
         // Keep the floor window centred on the hop being decided: [k − L, k + L].
         let newest = hopsSeen
         let decided = newest - lookaheadHops
         let expired = newest - 2 * lookaheadHops - 1
-        if expired >= 0 { floor.remove(powerDB[expired & powerMask]) }
+        if expired >= 0 {
+            floor.remove(powerDB[expired & powerMask])
+            lowerQuartile.remove(powerDB[expired & powerMask])
+        }
         hopsSeen += 1
         if decided >= 0 { decide(hop: decided, into: &onsets) }
     }
@@ -224,18 +238,23 @@ public struct OnsetDetector: Sendable {
     private mutating func decide(hop k: Int, into onsets: inout [[Onset]]) {
         let level = powerDB[k & powerMask]
         let median = floor.value()
+        let spread = max(0, (median ?? 0) - (lowerQuartile.value() ?? 0))
+        updateMask(hop: k, level: level, floorDB: max(median ?? configuration.absoluteFloorDB, configuration.absoluteFloorDB))
         for index in trackers.indices {
             var tracker = trackers[index]
-            decide(&tracker, hop: k, level: level, median: median, into: &onsets[index])
+            decide(&tracker, hop: k, level: level, median: median, spread: spread, into: &onsets[index])
             trackers[index] = tracker
         }
     }
 
-    private mutating func decide(_ tracker: inout Tracker, hop k: Int, level: Double, median: Double?,
+    private mutating func decide(_ tracker: inout Tracker, hop k: Int, level: Double, median: Double?, spread: Double,
                                  into onsets: inout [Onset]) {
-        let configuration = tracker.configuration
+        var configuration = tracker.configuration
         let floorDB = max(median ?? configuration.absoluteFloorDB, configuration.absoluteFloorDB)
         let snr = level - floorDB
+        // Where the floor itself fluctuates (a gated or processed background), the threshold
+        // rises with the fluctuation, so the background's own excursions do not start events.
+        configuration.thresholdDB = max(configuration.thresholdDB, configuration.floorSpreadFactor * spread)
         switch tracker.state {
         case .idle:
             // A quiet tap can dip under the release level and come back within milliseconds:
@@ -277,6 +296,26 @@ public struct OnsetDetector: Sendable {
     /// How much louder than the last onset a sound inside its refractory period must peak to
     /// replace it, dB.
     static let replacingRiseDB = 10.0
+
+    /// The mask at decided hop `k`: the power of the last sound above the threshold that rose
+    /// over the mask, falling at that sound's own rate of decay — the drop from its peak to its
+    /// loudest point 20–40 ms later, read ahead in the power ring — but never slower than
+    /// ``OnsetDetectorConfiguration/slowestMaskReleaseDBPerSecond``. A tap's ringing, whose
+    /// beating re-rises under that line, stays masked; a new sound rises above it.
+    private mutating func updateMask(hop k: Int, level: Double, floorDB: Double) {
+        var mask = maskSource.map { $0.level - $0.fallPerHop * Double(k - $0.hop) } ?? -300
+        if level > mask && level >= floorDB + configuration.thresholdDB {
+            let newest = hopsSeen - 1
+            var later = -Double.infinity, laterHop = k
+            for h in (k + decayReadHops.lowerBound)...(k + decayReadHops.upperBound) where h <= newest {
+                if powerDB[h & powerMask] > later { later = powerDB[h & powerMask]; laterHop = h }
+            }
+            let fall = laterHop > k ? (level - later) / Double(laterHop - k) : slowestMaskFallPerHop
+            maskSource = (k, level, max(fall, slowestMaskFallPerHop))
+            mask = level
+        }
+        maskDB[k & powerMask] = mask
+    }
 
     /// Whether a new onset at hop `k` is far enough from the last onset (and from the start of
     /// the current event): a tap's contact click and the build-up of its resonances must not
@@ -340,8 +379,14 @@ public struct OnsetDetector: Sendable {
         // The mask just before the onset's own sound: the hop whose window ends at its start.
         let maskHop = frame / hop - 1
         var mask = floorDB + threshold
-        if maskHop >= 0, maskHop > hopsSeen - powerDB.count { mask = max(mask, maskDB[maskHop & powerMask]) }
+        if maskHop >= 0, maskHop > hopsSeen - powerDB.count + lookaheadHops { mask = max(mask, maskDB[maskHop & powerMask]) }
+        // The decay of the sound itself: the floor's power taken out of both stretches, so a
+        // quiet tap, whose tail soon sinks into the noise, is not taken for a sustained sound.
+        func soundPowerDB(_ level: Double) -> Double {
+            10 * log10(max(pow(10, level / 10) - pow(10, floorDB / 10), 1e-30))
+        }
+        let decay = max(-60, soundPowerDB(tail) - soundPowerDB(head))
         return OnsetFeatures(sustainedSNR: head - floorDB, attackDuration: max(0, peakTime - Double(frame) / sampleRate),
-                             aboveMaskDB: peakDB - mask, decayDB: tail - head)
+                             aboveMaskDB: peakDB - mask, decayDB: decay)
     }
 }

@@ -21,6 +21,11 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     public var absoluteFloorDB: Double = -100
     /// An onset needs the short-time power this far above the noise floor, in dB.
     public var thresholdDB: Double = 6
+    /// Where the floor itself fluctuates, the threshold is at least this many times its spread
+    /// (median − lower quartile of the short-time power over the noise window, dB). In a
+    /// steady background the spread is 0.6 dB and ``thresholdDB`` governs; in a laptop
+    /// microphone's processed background it reaches 2.6 dB, and the threshold 12 dB.
+    public var floorSpreadFactor: Double = 4.5
     /// An event ends when the power falls back below floor + this, in dB.
     public var releaseDB: Double = 3
     /// Within a decaying event, a new onset needs the power to rise this far above the
@@ -35,10 +40,10 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     /// How much signal before the threshold crossing the start picker may search, in seconds.
     public var startSearchDuration: Seconds = 0.020
 
-    /// How fast the masking level a sound leaves behind falls, dB per second: a later onset
-    /// whose peak stays under it lies in that sound's decay (``OnsetFeatures/aboveMaskDB``).
-    /// 150 dB/s lets a tap 15 dB quieter follow 100 ms after a loud one.
-    public var maskReleaseDBPerSecond: Double = 150
+    /// The masking level a sound leaves behind falls at the sound's own rate of decay, but no
+    /// slower than this, dB per second: a later onset whose peak stays under it lies in that
+    /// sound's decay (``OnsetFeatures/aboveMaskDB``).
+    public var slowestMaskReleaseDBPerSecond: Double = 50
 
     /// The tap-score cut: onsets scoring below it are ``OnsetKind/other`` (``TapScore``).
     public var minimumTapScore: Double = 0.5
@@ -78,6 +83,7 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     public var clickProbe: OnsetDetectorConfiguration {
         var probe = self
         probe.thresholdDB = max(3, thresholdDB - 3)
+        probe.floorSpreadFactor = floorSpreadFactor * 0.75
         probe.releaseDB = min(probe.releaseDB, probe.thresholdDB - 1)
         // Clicks often sound on the tail of the tap just before them.
         probe.retriggerRiseDB = min(probe.retriggerRiseDB, 3)

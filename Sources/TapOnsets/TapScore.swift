@@ -21,19 +21,23 @@ import TapAudio
 /// scored 1, a blip 50 dB under it is scored near 0.
 public enum TapScore {
     /// Sustained SNR at which the membership is 0.5, dB.
-    public static let sustainedSNRBoundary = 6.5
+    public static let sustainedSNRBoundary = 4.0
     /// Peak over the mask at which the membership is 0.5, dB.
-    public static let maskBoundary = 2.0
+    public static let maskBoundary = 1.5
+    /// Decay (``OnsetFeatures/decayDB``) at which the membership is 0.5, dB.
+    public static let decayBoundary = -1.0
     /// Attack duration at which the membership is 0.5, seconds.
     public static let attackBoundary: Seconds = 0.020
     /// How far under the reference level the level membership is 0.5, dB.
     public static let levelRange = 40.0
 
-    /// The memberships of the three properties an onset has on its own (SNR, mask, attack).
+    /// The memberships of the four properties an onset has on its own (SNR, mask, attack,
+    /// decay).
     static func ownScore(_ features: OnsetFeatures) -> Double {
         logistic((features.sustainedSNR - sustainedSNRBoundary) / 0.7)
             * logistic((features.aboveMaskDB - maskBoundary) / 0.8)
             * logistic((attackBoundary - features.attackDuration) / 0.002)
+            * logistic((decayBoundary - features.decayDB) / 1.0)
     }
 
     /// The level membership of a peak at `strength` dBFS against the `reference` level.
