@@ -34,8 +34,18 @@ public struct TaskLatency: Sendable {
     public var id: TaskID
     /// The logged tap timestamps, in seconds since playback start.
     public var touches: [Seconds]
-    /// The acoustic onsets that may be taps (what matching saw).
+    /// The acoustic onsets that may be taps (what matching saw): those the tap score calls
+    /// taps, and those it set aside that a touch took back (``rescuedOnsets``).
     public var onsets: [Onset]
+    /// Onsets the tap score had set aside as other sounds that were taken back because a
+    /// touch fell where this participant's latency puts one and they sound like the matched
+    /// taps (``TapModel``).
+    public var rescuedOnsets = 0
+    /// Onsets without a touch that sound like the matched taps: taps the device did not log.
+    public var missedTouches = 0
+    /// Onsets of other sounds: scored as other and not taken back, or left without a touch and
+    /// unlike the matched taps.
+    public var otherOnsets = 0
     /// Onsets set aside as stimulus bleed (on an isochronous grid), not matched.
     public var stimulusOnsets: [Onset]
     /// The pairing of touches with onsets.
@@ -88,10 +98,14 @@ public func analyzeLatency(id: TaskID, timestampsPath: String, audioPath: String
 /// onsets that may be taps, and sets the task's ``QualityFlag``s.
 public func analyzeLatency(id: TaskID, touches: [Seconds], detection: TapOnsetDetection,
                            options: LatencyAnalysisOptions = LatencyAnalysisOptions()) -> TaskLatency {
-    let match = matchTouches(touches, toOnsets: detection.onsets.map(\.time), configuration: options.matching)
-    var task = TaskLatency(id: id, touches: touches, onsets: detection.onsets, stimulusOnsets: detection.stimulusOnsets,
+    let informed = TouchInformedOnsets(touches: touches, detection: detection, matching: options.matching)
+    let match = informed.match
+    var task = TaskLatency(id: id, touches: touches, onsets: informed.onsets, stimulusOnsets: detection.stimulusOnsets,
                            match: match, flags: QualityFlag.flags(touches: touches, detection: detection, match: match,
                                                                    matching: options.matching))
+    task.rescuedOnsets = informed.rescued
+    task.missedTouches = informed.missedTouches
+    task.otherOnsets = informed.otherOnsets
     task.recordingDuration = detection.duration
     task.clippedRuns = detection.clippedRuns
     return task

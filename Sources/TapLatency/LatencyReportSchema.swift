@@ -20,6 +20,12 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
     public var nUnmatchedTouches: Int
     /// Onsets without a touch (knocks, coughs, taps the device missed).
     public var nUnmatchedOnsets: Int
+    /// Onsets without a touch that sound like the task's matched taps: taps the device did not
+    /// log (``TapModel``; all unmatched onsets when too few taps matched to learn the model).
+    public var nMissedTouches: Int = 0
+    /// Onsets of other sounds: scored below the tap-score cut and not taken back by a touch,
+    /// or without a touch and unlike the matched taps. Not part of `n_onsets`.
+    public var nOtherOnsets: Int = 0
     /// Mean latency (touch − onset), ms.
     public var meanMs: Double?
     /// Standard deviation of the latency (n − 1), ms.
@@ -41,6 +47,7 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
     enum CodingKeys: String, CodingKey {
         case task, nTouches = "n_touches", nOnsets = "n_onsets", nStimulusOnsets = "n_stimulus_onsets", nMatched = "n_matched"
         case nUnmatchedTouches = "n_unmatched_touches", nUnmatchedOnsets = "n_unmatched_onsets"
+        case nMissedTouches = "n_missed_touches", nOtherOnsets = "n_other_onsets"
         case meanMs = "mean_ms", sdMs = "sd_ms", medianMs = "median_ms", iqrMs = "iqr_ms"
         case ci95Ms = "ci95_ms", driftPpm = "drift_ppm", flags, pairs
     }
@@ -55,6 +62,8 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
         try container.encode(nMatched, forKey: .nMatched)
         try container.encode(nUnmatchedTouches, forKey: .nUnmatchedTouches)
         try container.encode(nUnmatchedOnsets, forKey: .nUnmatchedOnsets)
+        try container.encode(nMissedTouches, forKey: .nMissedTouches)
+        try container.encode(nOtherOnsets, forKey: .nOtherOnsets)
         try container.encode(meanMs, forKey: .meanMs)
         try container.encode(sdMs, forKey: .sdMs)
         try container.encode(medianMs, forKey: .medianMs)
@@ -67,13 +76,13 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
 
     /// The statistics columns, in output order, for tables and CSV.
     public static let columns = ["task", "n_touches", "n_onsets", "n_stimulus_onsets", "n_matched", "n_unmatched_touches",
-                                 "n_unmatched_onsets", "mean_ms", "sd_ms", "median_ms", "iqr_ms",
+                                 "n_unmatched_onsets", "n_missed_touches", "n_other_onsets", "mean_ms", "sd_ms", "median_ms", "iqr_ms",
                                  "ci95_low_ms", "ci95_high_ms", "drift_ppm", "flags"]
 
     /// The row's cells in ``columns`` order; absent values are empty.
     public var cells: [String] {
         let counts: [String] = [task, String(nTouches), String(nOnsets), String(nStimulusOnsets), String(nMatched),
-                                String(nUnmatchedTouches), String(nUnmatchedOnsets)]
+                                String(nUnmatchedTouches), String(nUnmatchedOnsets), String(nMissedTouches), String(nOtherOnsets)]
         let statistics: [Double?] = [meanMs, sdMs, medianMs, iqrMs, ci95Ms?[0], ci95Ms?[1]]
         let drift: String = driftPpm.map { String(format: "%.1f", $0) } ?? ""
         return counts + statistics.map(formatMs) + [drift, flags.joined(separator: ";")]
@@ -148,6 +157,8 @@ extension LatencyRow {
                   unmatchedOnsets: task.match.unmatchedOnsetIndices.count, latency: task.latency,
                   driftPpm: task.match.drift?.ppm)
         flags = task.flags.map(\.rawValue)
+        nMissedTouches = task.missedTouches
+        nOtherOnsets = task.otherOnsets
         if includePairs {
             pairs = task.match.pairs.map {
                 PairRow(touch: microseconds($0.touchTime), onset: microseconds($0.onsetTime), latencyMs: milliseconds($0.latency))
@@ -164,6 +175,8 @@ extension LatencyRow {
                   unmatchedTouches: tasks.map(\.match.unmatchedTouchIndices.count).reduce(0, +),
                   unmatchedOnsets: tasks.map(\.match.unmatchedOnsetIndices.count).reduce(0, +),
                   latency: report.overall, driftPpm: nil)
+        nMissedTouches = tasks.map(\.missedTouches).reduce(0, +)
+        nOtherOnsets = tasks.map(\.otherOnsets).reduce(0, +)
     }
 
     init(label: String, touches: Int, onsets: Int, stimulusOnsets: Int, matched: Int, unmatchedTouches: Int, unmatchedOnsets: Int,

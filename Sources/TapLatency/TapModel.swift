@@ -1,0 +1,123 @@
+import Foundation
+import TapOnsets
+import TapMatching
+
+/// What one participant's taps sound like on one device, learnt from the onsets that matched
+/// touches: the median and robust spread of each shape feature. Used to accept a quiet tap
+/// that the tap score set aside when a touch asks for it, and to tell the onsets left without
+/// a touch apart: taps the device missed, or other sounds.
+///
+/// The features are the ones that do not scale with loudness (a tap's level varies from tap
+/// to tap by tens of dB) nor depend on what came before: attack and decay. A feature counts as fitting when it lies
+/// within ``maximumDistance`` robust standard deviations (1.4826 × MAD, at least the feature's
+/// ``minimumScales``) of the median of the matched taps.
+public struct TapModel: Sendable, Equatable {
+    /// Median attack (start to power peak) of the matched taps, seconds.
+    public var attack: Double
+    /// Median decay (``OnsetFeatures/decayDB``) of the matched taps, dB.
+    public var decay: Double
+    /// Robust standard deviations of attack (seconds) and decay (dB).
+    public var attackScale: Double
+    /// See ``attackScale``.
+    public var decayScale: Double
+    /// How many matched taps the model was learnt from.
+    public var examples: Int
+
+    /// The fewest matched taps a model is learnt from.
+    public static let minimumExamples = 8
+    /// The smallest spreads used, so a very regular participant does not make every other
+    /// tap a misfit: 1 ms of attack, 2 dB of decay.
+    public static let minimumScales = (attack: 0.001, decay: 2.0)
+    /// How many robust standard deviations a fitting onset may lie from the medians.
+    public static let maximumDistance = 4.0
+
+    /// Learns the model from onsets known to be taps; nil with fewer than
+    /// ``minimumExamples`` measured ones.
+    public init?(taps: [Onset]) {
+        let measured = taps.compactMap(\.features)
+        guard measured.count >= Self.minimumExamples else { return nil }
+        func medianAndScale(_ values: [Double], minimum: Double) -> (Double, Double) {
+            let median = Self.median(values)
+            let deviation = Self.median(values.map { abs($0 - median) })
+            return (median, max(1.4826 * deviation, minimum))
+        }
+        (attack, attackScale) = medianAndScale(measured.map(\.attackDuration), minimum: Self.minimumScales.attack)
+        (decay, decayScale) = medianAndScale(measured.map(\.decayDB), minimum: Self.minimumScales.decay)
+        examples = measured.count
+    }
+
+    /// The onset's largest distance from the model over the features, in robust standard
+    /// deviations; infinite for an onset without features.
+    public func distance(_ onset: Onset) -> Double {
+        guard let features = onset.features else { return .infinity }
+        return max(abs(features.attackDuration - attack) / attackScale, abs(features.decayDB - decay) / decayScale)
+    }
+
+    /// Whether the onset sounds like this participant's taps.
+    public func fits(_ onset: Onset) -> Bool { distance(onset) <= Self.maximumDistance }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+/// The onsets of a task after the touches had their say: matched against the touches with the
+/// onsets the tap score set aside that a touch explains, and every onset left without a touch
+/// sorted into a tap the device missed or another sound.
+struct TouchInformedOnsets {
+    /// The onsets matching saw (taps, plus rescued ones), in time order.
+    var onsets: [Onset]
+    /// The final matching over ``onsets``.
+    var match: MatchResult
+    /// Onsets of ``onsets`` set aside as `other` by their score but taken back because a
+    /// touch fell where this participant's latency puts one and they sound like the matched taps.
+    var rescued: Int
+    /// Unmatched onsets that sound like the matched taps: taps without a touch.
+    var missedTouches: Int
+    /// Every other onset without a touch: other sounds.
+    var otherOnsets: Int
+    /// The model of this participant's taps, when enough taps matched.
+    var model: TapModel?
+
+    init(touches: [Double], detection: TapOnsetDetection, matching: MatchingConfiguration) {
+        var onsets = detection.onsets
+        var match = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: matching)
+        let model = TapModel(taps: match.pairs.map { onsets[$0.onsetIndex] })
+        var rescued = 0
+        if let model, !match.unmatchedTouchIndices.isEmpty {
+            // An unmatched touch asks for a tap where the latency model puts it; an onset the
+            // score set aside that is there and sounds like the matched taps is taken back.
+            var taken = Set<Int>()
+            for touchIndex in match.unmatchedTouchIndices {
+                let touch = touches[touchIndex]
+                guard touch.isFinite, let latency = match.modelLatency(at: touch) else { continue }
+                let expected = touch - latency
+                let candidate = detection.otherOnsets.indices
+                    .filter { !taken.contains($0) && abs(detection.otherOnsets[$0].time - expected) <= match.tolerance }
+                    .filter { model.fits(detection.otherOnsets[$0]) }
+                    .min { abs(detection.otherOnsets[$0].time - expected) < abs(detection.otherOnsets[$1].time - expected) }
+                if let candidate { taken.insert(candidate) }
+            }
+            if !taken.isEmpty {
+                onsets = (onsets + taken.map { detection.otherOnsets[$0] }).sorted { $0.time < $1.time }
+                let rematched = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: matching)
+                if rematched.pairs.count > match.pairs.count {
+                    match = rematched
+                    rescued = taken.count
+                } else {
+                    onsets = detection.onsets
+                }
+            }
+        }
+        let unmatched = match.unmatchedOnsetIndices.map { onsets[$0] }
+        let missed = model.map { model in unmatched.filter { model.fits($0) }.count } ?? unmatched.count
+        self.onsets = onsets
+        self.match = match
+        self.rescued = rescued
+        self.missedTouches = missed
+        self.otherOnsets = unmatched.count - missed + detection.otherOnsets.count - rescued
+        self.model = model
+    }
+}

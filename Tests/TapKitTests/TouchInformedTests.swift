@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TapKit
+
+/// The touches' say in detection: a quiet tap the score set aside is taken back where a touch
+/// asks for it, a cough is not, and onsets left without a touch are split into taps the device
+/// missed and other sounds.
+@Suite struct TouchInformedTests {
+    func onset(_ time: Double, attack: Double, decay: Double, kind: OnsetKind, score: Double = 0.95) -> Onset {
+        Onset(time: time, frame: Int(time * 44_100), peakTime: time + attack, strength: -20, snrDB: 25,
+              features: OnsetFeatures(sustainedSNR: 20, attackDuration: attack, aboveMaskDB: 15, decayDB: decay),
+              tapScore: score, kind: kind)
+    }
+
+    @Test func touchesTakeBackQuietTapsAndSortTheRest() {
+        var taps: [Onset] = []
+        var touches: [Double] = []
+        for k in 0..<20 {
+            let time = 1.0 + 0.5 * Double(k)
+            taps.append(onset(time, attack: 0.002 + 0.0001 * Double(k % 5), decay: -12 + 0.3 * Double(k % 7), kind: .tap))
+            touches.append(time + 0.015 + 0.001 * Double(k % 3))
+        }
+        // A quiet tap the score set aside, with a touch: taken back.
+        let quiet = onset(11.5, attack: 0.0022, decay: -11, kind: .other, score: 0.3)
+        touches.append(11.516)
+        // A cough where a touch asks for a tap: not taken back (it builds up and does not decay).
+        let cough = onset(12.0, attack: 0.015, decay: 2, kind: .other, score: 0.1)
+        touches.append(12.016)
+        // Without touches: a tap the device did not log, and a sustained sound the score let through.
+        let unlogged = onset(13.0, attack: 0.0021, decay: -12.5, kind: .tap)
+        let sustained = onset(13.7, attack: 0.003, decay: 3, kind: .tap, score: 0.6)
+        let detection = TapOnsetDetection(onsets: (taps + [unlogged, sustained]).sorted { $0.time < $1.time },
+                                          otherOnsets: [quiet, cough])
+        let task = analyzeLatency(id: TaskID(user: 1, track: 1), touches: touches.sorted(), detection: detection)
+        #expect(task.match.pairs.count == 21)
+        #expect(task.match.pairs.contains { abs($0.onsetTime - 11.5) < 1e-9 })
+        #expect(task.rescuedOnsets == 1)
+        #expect(task.match.unmatchedTouchIndices.count == 1)
+        #expect(task.missedTouches == 1)
+        #expect(task.otherOnsets == 2)
+        let row = LatencyRow(task)
+        #expect(row.nMissedTouches == 1 && row.nOtherOnsets == 2)
+    }
+
+    @Test func withoutEnoughMatchedTapsThereIsNoModel() {
+        let few = (0..<5).map { onset(1.0 + 0.5 * Double($0), attack: 0.002, decay: -12, kind: .tap) }
+        #expect(TapModel(taps: few) == nil)
+        let task = analyzeLatency(id: TaskID(user: 1, track: 1), touches: [1.015, 1.515, 2.015],
+                                  detection: TapOnsetDetection(onsets: few, otherOnsets: [onset(3.5, attack: 0.002, decay: -12, kind: .other)]))
+        #expect(task.rescuedOnsets == 0)
+        // Every unmatched onset counts as a missed touch; the set-aside one stays other.
+        #expect(task.missedTouches == task.match.unmatchedOnsetIndices.count && task.otherOnsets == 1)
+    }
+}
