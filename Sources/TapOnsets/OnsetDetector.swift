@@ -293,6 +293,10 @@ public struct OnsetDetector: Sendable {
         }
     }
 
+    /// How far under the mask a sound's power may be and still count as the masking sound's
+    /// own decay, dB.
+    static let maskFollowDB = 3.0
+
     /// How much louder than the last onset a sound inside its refractory period must peak to
     /// replace it, dB.
     static let replacingRiseDB = 10.0
@@ -304,15 +308,21 @@ public struct OnsetDetector: Sendable {
     /// beating re-rises under that line, stays masked; a new sound rises above it.
     private mutating func updateMask(hop k: Int, level: Double, floorDB: Double) {
         var mask = maskSource.map { $0.level - $0.fallPerHop * Double(k - $0.hop) } ?? -300
-        if level > mask && level >= floorDB + configuration.thresholdDB {
+        // A sound over the mask restarts it; one just under it is the masking sound's own decay
+        // going on (a reverberant tail decays slower than the direct sound did), so the mask
+        // follows it from there at the rate it decays from there.
+        if level > mask - Self.maskFollowDB && level >= floorDB + configuration.thresholdDB {
             let newest = hopsSeen - 1
             var later = -Double.infinity, laterHop = k
             for h in (k + decayReadHops.lowerBound)...(k + decayReadHops.upperBound) where h <= newest {
                 if powerDB[h & powerMask] > later { later = powerDB[h & powerMask]; laterHop = h }
             }
             let fall = laterHop > k ? (level - later) / Double(laterHop - k) : slowestMaskFallPerHop
-            maskSource = (k, level, max(fall, slowestMaskFallPerHop))
-            mask = level
+            let restarted = (hop: k, level: level, fallPerHop: max(fall, slowestMaskFallPerHop))
+            if level >= mask || restarted.fallPerHop < (maskSource?.fallPerHop ?? 0) {
+                maskSource = (k, max(level, mask), restarted.fallPerHop)
+                mask = max(level, mask)
+            }
         }
         maskDB[k & powerMask] = mask
     }

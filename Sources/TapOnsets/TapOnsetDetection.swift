@@ -238,10 +238,35 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     }
     canceller.finish { detector.process($0, into: &onsets) }
     detector.finish(into: &onsets)
-    // The clicks are gone from what pass 2 saw: an onset on the grid now is a tap that
-    // coincided with a click, so nothing more is set aside.
-    return TapOnsetDetection(onsets: onsets, stimulusOnsets: stimulus, cancelledClicks: canceller.cancelledClicks)
+    // The clicks are gone from what pass 2 saw, up to what the subtraction leaves where the
+    // acoustic path smears them (reverberation, resampling): an onset that starts where a
+    // heard click started and is clearly weaker than that click is its residue. Anything else
+    // on the grid is a tap that coincided with a click.
+    let (taps, residues) = separateClickResidues(onsets, clicks: stimulus)
+    return TapOnsetDetection(onsets: taps, stimulusOnsets: (stimulus + residues).sorted { $0.time < $1.time },
+                             cancelledClicks: canceller.cancelledClicks)
 }
+
+/// Splits pass-2 onsets into sounds and click residues: onsets starting within
+/// ``clickResidueWindow`` of a heard click's start and at least ``clickResidueMarginDB`` weaker
+/// than it.
+func separateClickResidues(_ onsets: [Onset], clicks: [Onset]) -> (onsets: [Onset], residues: [Onset]) {
+    guard !clicks.isEmpty else { return (onsets, []) }
+    var kept: [Onset] = [], residues: [Onset] = []
+    var next = 0
+    for onset in onsets {
+        while next < clicks.count && clicks[next].time < onset.time - clickResidueWindow { next += 1 }
+        let isResidue = next < clicks.count && abs(clicks[next].time - onset.time) <= clickResidueWindow
+            && onset.strength <= clicks[next].strength - clickResidueMarginDB
+        if isResidue { residues.append(onset) } else { kept.append(onset) }
+    }
+    return (kept, residues)
+}
+
+/// How close to a heard click's start a residue of it starts, seconds.
+let clickResidueWindow: Seconds = 0.001
+/// How much weaker than the click its residue is at least, dB.
+let clickResidueMarginDB = 8.0
 
 /// Sets aside the onsets on a click grid (used when the clicks could not be subtracted).
 func setAsideStimulus(_ onsets: [Onset], cancelledClicks: Int) -> TapOnsetDetection {

@@ -99,3 +99,20 @@ import TapAudio
         #expect(TapScore.classify([tap, blip], cut: 0.001).map(\.kind) == [.tap, .tap])
     }
 }
+
+/// What bleed subtraction leaves of a click where the path smears it: an onset at the click's
+/// start and far weaker than it is the click's residue; a tap on the grid is not.
+@Suite struct ClickResidueTests {
+    func onset(_ time: Double, _ strength: Double) -> Onset {
+        Onset(time: time, frame: Int(time * 44_100), peakTime: time + 0.001, strength: strength, snrDB: 20)
+    }
+
+    @Test func residuesAreWeakAndAtTheClickStart() {
+        let clicks = [onset(1.0, -40), onset(1.5, -40), onset(2.0, -40)]
+        let pass2 = [onset(1.0004, -51), onset(1.2, -50), onset(1.5006, -36), onset(1.9975, -52), onset(2.0008, -45)]
+        let (kept, residues) = separateClickResidues(pass2, clicks: clicks)
+        #expect(residues.map(\.time) == [1.0004])
+        #expect(kept.map(\.time) == [1.2, 1.5006, 1.9975, 2.0008])
+        #expect(separateClickResidues(pass2, clicks: []).onsets == pass2)
+    }
+}
