@@ -62,7 +62,8 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
     /// of an earlier, louder sound, as a tap's ringing or rattle does.
     public var aboveMaskDB: Double
     /// Mean power from 10 to 50 ms after the start relative to the first 10 ms, dB, each with
-    /// the noise floor's power taken out (at most 60 dB down). Taps decay (negative);
+    /// the noise floor's power taken out, and no deeper than the first 10 ms stand over the
+    /// floor (nor than 60 dB), since a deeper decay cannot be measured. Taps decay (negative);
     /// sustained sounds such as coughs and speech do not.
     public var decayDB: Double
 

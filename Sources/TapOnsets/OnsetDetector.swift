@@ -395,7 +395,9 @@ public struct OnsetDetector: Sendable {
         func soundPowerDB(_ level: Double) -> Double {
             10 * log10(max(pow(10, level / 10) - pow(10, floorDB / 10), 1e-30))
         }
-        let decay = max(-60, soundPowerDB(tail) - soundPowerDB(head))
+        // A decay deeper than the sound stands over the floor cannot be measured: a quiet tap's
+        // tail sinks into the noise within 10 ms however long it rings.
+        let decay = max(-60, floorDB - head, soundPowerDB(tail) - soundPowerDB(head))
         return OnsetFeatures(sustainedSNR: head - floorDB, attackDuration: max(0, peakTime - Double(frame) / sampleRate),
                              aboveMaskDB: peakDB - mask, decayDB: decay)
     }
