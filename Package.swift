@@ -65,7 +65,7 @@ let package = Package(
 
         // The maintainers' benchmarks and evaluation tables (make bench), not shipped.
         .executableTarget(name: "tapkit-bench", dependencies: [
-            "TapCapture", "TapMetronome", "TapTempo",
+            "TapCapture", "TapMetronome", "TapTempo", "TapCorpus", "TapOnsets", "TapData",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
