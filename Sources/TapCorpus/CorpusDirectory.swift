@@ -4,19 +4,24 @@ import TapData
 
 /// One row of `manifest.csv`.
 public struct ManifestEntry: Sendable, Equatable {
+    /// `dev` or `held`.
     public var split: CorpusSplit
+    /// The condition.
     public var condition: CorpusCondition
     /// The item's name (the stem of its files).
     public var item: String
     /// File names, relative to the corpus directory; `stimulus` and `events` may be empty.
     public var audio: String, taps: String, stimulus: String, events: String
+    /// The item's seed (``CorpusItem/seed``).
     public var seed: UInt64
     /// The audio file's rate, Hz, and length, seconds.
     public var sampleRate: Double, duration: Double
     /// Measured delay of the processing (codec, filter, resampler), ms; nil when none.
     public var processingDelayMS: Double?
+    /// The drawn parameters and measured levels, `key=value` pairs separated by `;`.
     public var notes: String
 
+    /// The manifest's columns, in order.
     public static let columns = ["split", "condition", "item", "audio", "taps", "stimulus", "events", "seed",
                                  "sample_rate", "duration", "processing_delay_ms", "notes"]
 
@@ -28,13 +33,22 @@ public struct ManifestEntry: Sendable, Equatable {
 
 /// Writing a corpus directory and reading it back (Docs/robustness.md has the format).
 public enum CorpusDirectory {
+    /// The manifest's file name in the corpus directory.
     public static let manifestName = "manifest.csv"
 
     /// Renders every item into `directory`: `<item>.wav` (16-bit mono), `<item>.taps.csv`,
     /// `<item>.events.csv`, `<item>.stimulus.wav` where there is one, `versions.txt` (the
     /// external programs) and, last, `manifest.csv`. Files are written under temporary names
     /// and renamed. A directory that already holds files is refused unless `overwrite`.
-    /// - Parameter progress: called after each item with its name and the seconds it took.
+    /// - Parameters:
+    ///   - directory: where to write (created if needed).
+    ///   - seed: the corpus seed; every item's seed derives from it, so it fixes the split.
+    ///   - itemsPerSplit: items per condition and split.
+    ///   - conditions: the conditions to render.
+    ///   - renderer: the renderer (its base configuration and tools).
+    ///   - overwrite: write into a directory that already holds files, replacing same-named ones.
+    ///   - progress: called after each item with its name and the seconds it took.
+    /// - Returns: the manifest's rows.
     @discardableResult
     public static func render(to directory: String, seed: UInt64, itemsPerSplit: Int = 2,
                               conditions: [CorpusCondition] = CorpusCondition.allCases,

@@ -4,7 +4,9 @@ import TapStatistics
 /// One item of the corpus: which condition and split, its number, and the seed it is
 /// rendered from.
 public struct CorpusItem: Sendable, Equatable, Hashable {
+    /// The condition.
     public var condition: CorpusCondition
+    /// `dev` or `held`.
     public var split: CorpusSplit
     /// 1-based number within the condition and split.
     public var index: Int
@@ -15,6 +17,7 @@ public struct CorpusItem: Sendable, Equatable, Hashable {
     /// `<condition>-<split>-<index>`, e.g. `gated-held-2`: the stem of every file of the item.
     public var name: String { "\(condition.name)-\(split.rawValue)-\(index)" }
 
+    /// The item `index` (from 1) of `condition` in `split` of the corpus seeded `corpusSeed`.
     public init(condition: CorpusCondition, split: CorpusSplit, index: Int, corpusSeed: UInt64) {
         self.condition = condition
         self.split = split
@@ -50,6 +53,7 @@ public struct CorpusEvent: Sendable, Equatable, Codable {
     /// About how long it lasts, seconds.
     public var duration: Double
 
+    /// An event of `kind` at `time` lasting about `duration` seconds.
     public init(time: Double, kind: String, duration: Double) {
         self.time = time
         self.kind = kind
@@ -59,6 +63,7 @@ public struct CorpusEvent: Sendable, Equatable, Codable {
 
 /// A rendered item, in memory.
 public struct RenderedItem: Sendable {
+    /// Which item it is.
     public var item: CorpusItem
     /// The recording as the detector gets it (mono; at the condition's rate).
     public var audio: Signal

@@ -8,7 +8,7 @@ import TapStatistics
 /// Deterministic: an item depends only on its seed, the base configuration and the versions of
 /// the external programs (ffmpeg, sox, fluidsynth, espeak-ng), which run single-threaded.
 public struct CorpusRenderer: Sendable {
-    /// The TapSim configuration the conditions start from (``SimulationConfiguration/corpus``).
+    /// The TapSim configuration the conditions start from (`SimulationConfiguration.corpus`).
     public var base: SimulationConfiguration
     /// Where the external programs are found.
     public var tools: ExternalTools
@@ -18,8 +18,10 @@ public struct CorpusRenderer: Sendable {
     /// stimulus file usually has).
     public var stimulusRate: Double = 44_100
 
+    /// Where Debian's fluid-soundfont-gm puts the General MIDI soundfont.
     public static let defaultSoundfont = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
 
+    /// A renderer starting from `base`, finding programs with `tools`.
     public init(base: SimulationConfiguration = .corpus, tools: ExternalTools = ExternalTools(),
                 soundfont: String = CorpusRenderer.defaultSoundfont) {
         self.base = base

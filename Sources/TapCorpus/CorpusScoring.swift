@@ -80,9 +80,12 @@ public enum CorpusScoring {
 }
 
 /// The score of one item.
-public struct ItemScore: Sendable, Codable, Equatable {
+public struct ItemScore: Sendable, Encodable, Equatable {
+    /// `dev` or `held`.
     public var split: String
+    /// The condition's name.
     public var condition: String
+    /// The item's name.
     public var item: String
     /// Audible taps in the truth.
     public var taps: Int
@@ -97,29 +100,66 @@ public struct ItemScore: Sendable, Codable, Equatable {
     /// The processing delay the manifest records for the item, ms.
     public var processingDelayMS: Double?
 
+    /// Hits ÷ onsets (1 when there are neither taps nor onsets).
     public var precision: Double { onsets == 0 ? (taps == 0 ? 1 : 0) : Double(hits) / Double(onsets) }
+    /// Hits ÷ taps.
     public var recall: Double { taps == 0 ? 1 : Double(hits) / Double(taps) }
+    /// The harmonic mean of precision and recall.
     public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
+
+    enum CodingKeys: String, CodingKey {
+        case split, condition, item, taps, onsets, hits, precision, recall, f1
+        case timingErrorsMS = "timing_errors_ms", falseOnsetCauses = "false_onsets_by_cause"
+        case processingDelayMS = "processing_delay_ms"
+    }
+
+    /// Encodes the counts, the rates and the timing errors (snake-case keys, `_ms` for milliseconds).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(split, forKey: .split)
+        try c.encode(condition, forKey: .condition)
+        try c.encode(item, forKey: .item)
+        try c.encode(taps, forKey: .taps)
+        try c.encode(onsets, forKey: .onsets)
+        try c.encode(hits, forKey: .hits)
+        try c.encode(precision, forKey: .precision)
+        try c.encode(recall, forKey: .recall)
+        try c.encode(f1, forKey: .f1)
+        try c.encode(timingErrorsMS, forKey: .timingErrorsMS)
+        try c.encode(falseOnsetCauses, forKey: .falseOnsetCauses)
+        try c.encodeIfPresent(processingDelayMS, forKey: .processingDelayMS)
+    }
 }
 
 /// The score of a condition in a split (or of the whole split, condition `all`).
-public struct GroupScore: Sendable, Codable, Equatable {
+public struct GroupScore: Sendable, Encodable, Equatable {
+    /// `dev` or `held`.
     public var split: String
+    /// The condition's name, or `all`.
     public var condition: String
+    /// Items scored.
     public var items: Int
+    /// Audible taps in their truth.
     public var taps: Int
+    /// Onsets reported.
     public var onsets: Int
+    /// Onsets that hit a tap.
     public var hits: Int
+    /// Hits ÷ onsets, over all the items together.
     public var precision: Double
+    /// Hits ÷ taps.
     public var recall: Double
+    /// The harmonic mean of precision and recall.
     public var f1: Double
     /// Median and sample SD of onset − true start over the hits, ms (nil without hits / below two).
     public var timingMedianMS: Double?
+    /// See ``timingMedianMS``.
     public var timingSDMS: Double?
     /// Mean processing delay the manifest records for these items, ms (nil when none).
     public var processingDelayMS: Double?
     /// The item with the lowest F1 (ties: the first), and its F1.
     public var worstItem: String
+    /// The worst item's F1.
     public var worstF1: Double
     /// Onsets that hit no tap, by likely cause.
     public var falseOnsetCauses: [String: Int]
@@ -149,6 +189,12 @@ public struct GroupScore: Sendable, Codable, Equatable {
         falseOnsetCauses = members.reduce(into: [:]) { total, item in
             for (cause, count) in item.falseOnsetCauses { total[cause, default: 0] += count }
         }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case split, condition, items, taps, onsets, hits, precision, recall, f1
+        case timingMedianMS = "timing_median_ms", timingSDMS = "timing_sd_ms", processingDelayMS = "processing_delay_ms"
+        case worstItem = "worst_item", worstF1 = "worst_f1", falseOnsetCauses = "false_onsets_by_cause"
     }
 
     /// The three most frequent causes, e.g. `click:12 tap-decay:3`.

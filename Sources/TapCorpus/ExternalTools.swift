@@ -35,6 +35,7 @@ public enum CorpusError: Error, CustomStringConvertible, Equatable {
     /// An unknown condition or split name.
     case unknownName(String)
 
+    /// The message, naming the tool or file.
     public var description: String {
         switch self {
         case let .missingTool(tool, condition):
