@@ -61,7 +61,8 @@ public struct CorpusRenderer: Sendable {
                             noiseRMS: task.referenceNoiseRMS, duration: configuration.taskDuration)
         work.events = truth.distractors.map {
             CorpusEvent(time: $0.startTime, kind: $0.kind.rawValue, duration: Double($0.endFrame - $0.startFrame) / fs)
-        } + truth.bleedOnsetTimes.map { CorpusEvent(time: $0, kind: "click", duration: 0.15) }
+        // TapSim's bleed decays with τ ≈ 30 ms from 0–15 dB over the noise: gone in about 60 ms.
+        } + truth.bleedOnsetTimes.map { CorpusEvent(time: $0, kind: "click", duration: 0.06) }
         var g = SeededGenerator(seed: item.seed, labels: 0xC0_2B05)
         let scratch = NSTemporaryDirectory() + "tapcorpus-\(getpid())-\(item.name)-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -110,7 +111,7 @@ public struct CorpusRenderer: Sendable {
             let stimulus = try renderMusic(song, duration: work.duration, run: run)
             let path = AcousticPath(generator: &g)
             work.addStimulus(stimulus, rate: stimulusRate, path: path,
-                             events: song.noteOnsetTimes.map { (time: $0, duration: 0.1) }, kind: "music-note")
+                             events: song.noteOnsets, kind: "music-note")
             work.notes.append("music=piano+bass+drums;tempo_bpm=\(format(60 / truth.interOnsetInterval, decimals: 1))")
         case .speech:
             try work.addSpeech(run: run, generator: &g)

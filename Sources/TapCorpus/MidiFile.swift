@@ -96,9 +96,12 @@ struct MidiSong: Sendable {
             + Array("MTrk".utf8) + be32(track.count) + track
     }
 
-    /// The times (seconds) at which notes start, deduplicated: the music's own onsets.
-    var noteOnsetTimes: [Double] {
+    /// The times (seconds) at which notes start, once per time, each with the longest note
+    /// starting then (seconds): the music's own onsets.
+    var noteOnsets: [(time: Double, duration: Double)] {
         let secondsPerTick = Double(microsecondsPerQuarter) / 1_000_000 / Double(Self.division)
-        return Array(Set(notes.map { $0.start + leadInTicks })).sorted().map { Double($0) * secondsPerTick }
+        var longest: [Int: Int] = [:]
+        for note in notes { longest[note.start + leadInTicks] = max(longest[note.start + leadInTicks] ?? 0, note.length) }
+        return longest.keys.sorted().map { (Double($0) * secondsPerTick, Double(longest[$0]!) * secondsPerTick) }
     }
 }

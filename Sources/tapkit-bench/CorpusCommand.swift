@@ -63,7 +63,7 @@ struct CorpusEvaluateCommand: ParsableCommand {
     @Argument(help: "A directory written by `corpus render`.")
     var directory: String
 
-    @Option(help: "Output: table or json.")
+    @Option(help: "Output: table, markdown (Docs/robustness.md) or json.")
     var format = "table"
 
     @Option(help: "Score the onset CSVs in this directory instead of running the detector.")
@@ -79,7 +79,9 @@ struct CorpusEvaluateCommand: ParsableCommand {
     var perItem = false
 
     func validate() throws {
-        guard ["table", "json"].contains(format) else { throw ValidationError("--format must be table or json") }
+        guard ["table", "markdown", "json"].contains(format) else {
+            throw ValidationError("--format must be table, markdown or json")
+        }
         if (onsetsFrom == nil) != (peer == nil) { throw ValidationError("--onsets-from and --peer go together") }
     }
 
@@ -118,12 +120,25 @@ struct CorpusEvaluateCommand: ParsableCommand {
             print("detector: \(detector); hit = onset within ±\(Int(CorpusScoring.tolerance * 1000)) ms of a true start")
             let columns = ["split", "condition", "items", "taps", "onsets", "precision", "recall", "f1", "median_ms", "sd_ms",
                            "delay_ms", "worst_item", "worst_f1", "false_onsets_by_cause"]
-            func number(_ value: Double?, _ decimals: Int) -> String { value.map { String(format: "%.\(decimals)f", $0) } ?? "" }
-            print(renderTable(columns: columns, rows: groups.map { g in
+            func number(_ value: Double?, _ decimals: Int) -> String {
+                // Rounded first, so that no −0.000 is printed.
+                value.map { String(format: "%.\(decimals)f", ($0 * pow(10, Double(decimals))).rounded() / pow(10, Double(decimals)) + 0.0) } ?? ""
+            }
+            let rows = groups.map { g in
                 [g.split, g.condition, "\(g.items)", "\(g.taps)", "\(g.onsets)", number(g.precision, 3), number(g.recall, 3),
                  number(g.f1, 3), number(g.timingMedianMS, 2), number(g.timingSDMS, 2), number(g.processingDelayMS, 3),
                  g.worstItem, number(g.worstF1, 3), g.topCauses]
-            }), terminator: "")
+            }
+            if format == "markdown" {
+                print("| " + columns.joined(separator: " | ") + " |")
+                print("|" + String(repeating: "---|", count: columns.count))
+                for row in rows {
+                    print("| " + row.enumerated().map { $0.offset == 1 && row[1] == "all" ? "**all**" : $0.element }
+                        .joined(separator: " | ") + " |")
+                }
+            } else {
+                print(renderTable(columns: columns, rows: rows), terminator: "")
+            }
             if perItem {
                 print("")
                 print(renderTable(columns: ["item", "taps", "onsets", "hits", "precision", "recall", "f1", "false_onsets_by_cause"],
