@@ -100,6 +100,9 @@ public struct CorpusRenderer: Sendable {
                 let start = Int((time * stimulusRate).rounded())
                 for n in click.samples.indices where start + n < stimulus.count { stimulus[start + n] += click.samples[n] }
             }
+            // Like a stimulus file: peak −1 dBFS (a woodblock's modes add up to more than 1).
+            let peak = stimulus.reduce(0) { max($0, abs($1)) }
+            if peak > 0 { for n in stimulus.indices { stimulus[n] *= 0.891 / peak } }
             let path = AcousticPath(generator: &g)
             work.addStimulus(stimulus, rate: stimulusRate, path: path,
                              events: truth.clickTimes.map { (time: $0, duration: Double(click.samples.count) / stimulusRate) },
