@@ -8,7 +8,7 @@ RUNS ?= 1000000
 PREFIX ?= /usr/local
 MANUALS = .build/plugins/GenerateManual/outputs/tapkit
 
-DOC_TARGETS = TapAudio TapStatistics TapOnsets TapMatching TapData TapLatency TapKit TapMetronome TapTempo TapInput TapCapture TapSim TapAccuracy
+DOC_TARGETS = TapAudio TapStatistics TapOnsets TapMatching TapData TapLatency TapKit TapMetronome TapTempo TapInput TapCapture TapSim TapAccuracy TapCorpus
 
 .PHONY: deps build demo test docs bench fixtures fuzz install uninstall clean
 

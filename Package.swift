@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "TapOnsets", dependencies: ["TapAudio"]),
         .target(name: "TapData", dependencies: ["TapAudio"]),
         .target(name: "TapSim", dependencies: ["TapAudio", "TapData", "TapStatistics"]),
+        // The robustness corpus: TapSim tasks with processing and sounds the detector never saw.
+        .target(name: "TapCorpus", dependencies: ["TapSim", "TapAudio", "TapData", "TapStatistics"]),
         // The pipeline's accuracy against simulated truth: the only place analysis meets the simulator.
         .target(name: "TapAccuracy", dependencies: ["TapLatency", "TapData", "TapStatistics", "TapSim"]),
         // The latency pipeline over a data folder, and its report schema.
@@ -63,7 +65,7 @@ let package = Package(
 
         // The maintainers' benchmarks and evaluation tables (make bench), not shipped.
         .executableTarget(name: "tapkit-bench", dependencies: [
-            "TapCapture", "TapMetronome", "TapTempo",
+            "TapCapture", "TapMetronome", "TapTempo", "TapCorpus", "TapOnsets", "TapData",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -84,6 +86,7 @@ let package = Package(
         .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics", "TapTestSupport", "tapkit", "tapkit-bench"]),
         .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "TapInput", "CJack", "TapAudio", "TapData", "TapMetronome", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapInputTests", dependencies: ["TapInput"]),
+        .testTarget(name: "TapCorpusTests", dependencies: ["TapCorpus", "TapAudio", "TapSim"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,179 @@
+import ArgumentParser
+import Foundation
+import TapCorpus
+import TapData
+import TapOnsets
+
+/// `tapkit-bench corpus`: the robustness corpus (Docs/robustness.md).
+struct CorpusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "corpus",
+        abstract: "Render the robustness corpus and score onset detectors on it.",
+        subcommands: [CorpusRenderCommand.self, CorpusEvaluateCommand.self])
+}
+
+struct CorpusRenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render the corpus (TapSim tasks plus processing and foreign sounds) into a directory.")
+
+    @Argument(help: "Output directory (created; an existing one must be empty unless --overwrite).")
+    var directory: String
+
+    @Option(help: "Seed of every random choice; the dev/held split is fixed by it.")
+    var seed: UInt64
+
+    @Option(help: "Items per condition and split.")
+    var items = 2
+
+    @Option(help: "Only these conditions, comma-separated (default: all).")
+    var conditions: String?
+
+    @Flag(help: "Replace the corpus in a directory that already holds files.")
+    var overwrite = false
+
+    func run() throws {
+        let selected = try parseConditions(conditions)
+        let start = Date()
+        do {
+            let entries = try CorpusDirectory.render(to: directory, seed: seed, itemsPerSplit: items, conditions: selected,
+                                                     overwrite: overwrite) { name, seconds in
+                FileHandle.standardError.write(Data(String(format: "%@ %.2f s\n", name, seconds).utf8))
+            }
+            FileHandle.standardError.write(Data(String(format: "wrote %d items to %@ in %.1f s\n", entries.count, directory,
+                                                       Date().timeIntervalSince(start)).utf8))
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct CorpusEvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Score onsets on a rendered corpus, per condition and split.",
+        discussion: """
+            Without --onsets-from, runs TapKit's detector with its default settings on every item. \
+            With --onsets-from DIR --peer NAME, scores DIR/<item>.<NAME>.csv instead (a header with a \
+            'time' column, seconds from the file's first sample). A hit is an onset within ±10 ms of a \
+            true tap start, one per tap, closest pairs first.
+            """)
+
+    @Argument(help: "A directory written by `corpus render`.")
+    var directory: String
+
+    @Option(help: "Output: table, markdown (Docs/robustness.md) or json.")
+    var format = "table"
+
+    @Option(help: "Score the onset CSVs in this directory instead of running the detector.")
+    var onsetsFrom: String?
+
+    @Option(help: "With --onsets-from: the peer's name in the file names (<item>.<peer>.csv).")
+    var peer: String?
+
+    @Option(help: "Only these conditions, comma-separated (default: all in the manifest).")
+    var conditions: String?
+
+    @Flag(help: "Also list every item.")
+    var perItem = false
+
+    func validate() throws {
+        guard ["table", "markdown", "json"].contains(format) else {
+            throw ValidationError("--format must be table, markdown or json")
+        }
+        if (onsetsFrom == nil) != (peer == nil) { throw ValidationError("--onsets-from and --peer go together") }
+    }
+
+    func run() throws {
+        let entries: [ManifestEntry]
+        do { entries = try CorpusDirectory.readManifest(directory) } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let wanted = try conditions.map { Set(try parseConditions($0)) }
+        var scores: [ItemScore] = []
+        var failures = 0
+        for entry in entries where wanted?.contains(entry.condition) ?? true {
+            do {
+                let taps = try CorpusDirectory.readTimes(directory + "/" + entry.taps)
+                let events = entry.events.isEmpty ? [] : try CorpusDirectory.readEvents(directory + "/" + entry.events)
+                let onsets: [Double]
+                if let onsetsFrom, let peer {
+                    onsets = try CorpusDirectory.readTimes(onsetsFrom + "/" + entry.item + "." + peer + ".csv")
+                } else {
+                    onsets = try detectorOnsetTimes(directory + "/" + entry.audio)
+                }
+                scores.append(CorpusScoring.score(entry: entry, taps: taps, onsets: onsets, events: events))
+            } catch {
+                FileHandle.standardError.write(Data("error: \(entry.item): \(error)\n".utf8))
+                failures += 1
+            }
+        }
+        let order = CorpusCondition.allCases.map(\.name)
+        let groups = CorpusScoring.summarize(scores, conditions: order)
+        let detector = peer ?? "tapkit (default settings)"
+        if format == "json" {
+            print(try renderJSON(CorpusEvaluation(detector: detector, tolerance_ms: CorpusScoring.tolerance * 1000,
+                                                  groups: groups, items: perItem ? scores : nil)), terminator: "")
+        } else {
+            print("detector: \(detector); hit = onset within ±\(Int(CorpusScoring.tolerance * 1000)) ms of a true start")
+            let columns = ["split", "condition", "items", "taps", "onsets", "precision", "recall", "f1", "median_ms", "sd_ms",
+                           "delay_ms", "worst_item", "worst_f1", "false_onsets_by_cause"]
+            func number(_ value: Double?, _ decimals: Int) -> String {
+                // Rounded first, so that no −0.000 is printed.
+                value.map { String(format: "%.\(decimals)f", ($0 * pow(10, Double(decimals))).rounded() / pow(10, Double(decimals)) + 0.0) } ?? ""
+            }
+            let rows = groups.map { g in
+                [g.split, g.condition, "\(g.items)", "\(g.taps)", "\(g.onsets)", number(g.precision, 3), number(g.recall, 3),
+                 number(g.f1, 3), number(g.timingMedianMS, 2), number(g.timingSDMS, 2), number(g.processingDelayMS, 3),
+                 g.worstItem, number(g.worstF1, 3), g.topCauses]
+            }
+            if format == "markdown" {
+                print("| " + columns.joined(separator: " | ") + " |")
+                print("|" + String(repeating: "---|", count: columns.count))
+                for row in rows {
+                    print("| " + row.enumerated().map { $0.offset == 1 && row[1] == "all" ? "**all**" : $0.element }
+                        .joined(separator: " | ") + " |")
+                }
+            } else {
+                print(renderTable(columns: columns, rows: rows), terminator: "")
+            }
+            if perItem {
+                print("")
+                print(renderTable(columns: ["item", "taps", "onsets", "hits", "precision", "recall", "f1", "false_onsets_by_cause"],
+                                  rows: scores.map { s in
+                    [s.item, "\(s.taps)", "\(s.onsets)", "\(s.hits)", number(s.precision, 3), number(s.recall, 3), number(s.f1, 3),
+                     s.falseOnsetCauses.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")]
+                }), terminator: "")
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+}
+
+/// The evaluator's JSON document.
+struct CorpusEvaluation: Encodable {
+    var detector: String
+    var tolerance_ms: Double
+    var groups: [GroupScore]
+    var items: [ItemScore]?
+}
+
+/// The detector's onset times in one file, with its default settings. The one place the
+/// corpus evaluator calls the detector, so a change of its API touches only this function.
+func detectorOnsetTimes(_ path: String) throws -> [Double] {
+    try detectTapOnsets(inFile: path).onsets.map(\.time)
+}
+
+/// Condition names, comma-separated, or all of them.
+func parseConditions(_ list: String?) throws -> [CorpusCondition] {
+    guard let list else { return CorpusCondition.allCases }
+    return try list.split(separator: ",").map { name in
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard let condition = CorpusCondition(rawValue: trimmed) else {
+            throw ValidationError("unknown condition '\(trimmed)'; known: \(CorpusCondition.allCases.map(\.name).joined(separator: ", "))")
+        }
+        return condition
+    }
+}
