@@ -48,9 +48,12 @@ public struct OnsetDetector: Sendable {
     private let powerMask: Int
     private var hopsSeen = 0
     private var floor: SlidingQuantile
-    /// The lower quartile over the same window: median − quartile is how much the floor
-    /// itself fluctuates.
-    private var lowerQuartile: SlidingQuantile
+    /// How much the power changes from one window to the next (|dB difference| between
+    /// non-overlapping neighbours, same ring as `powerDB`), and its median over the noise
+    /// window: how much the floor itself fluctuates. Slow changes of level (an automatic gain
+    /// control) leave it alone; a gated or denoised background's blips raise it.
+    private var changeDB: [Double]
+    private var fluctuation: SlidingQuantile
 
     // Stage 4: one event tracker per threshold setting, over the same power and floor, each
     // evaluated `lookaheadHops` behind the newest hop.
@@ -130,7 +133,8 @@ public struct OnsetDetector: Sendable {
         decayReadHops = max(1, Int((0.020 * sampleRate / Double(hop)).rounded()))...max(2, Int((0.040 * sampleRate / Double(hop)).rounded()))
         powerMask = powerSize - 1
         floor = SlidingQuantile(quantile: configuration.noiseQuantile)
-        lowerQuartile = SlidingQuantile(quantile: 0.25)
+        changeDB = [Double](repeating: 0, count: powerSize)
+        fluctuation = SlidingQuantile(quantile: 0.5, lowest: 0, highest: 120)
     }
 
     /// Feeds the next block of mono samples; appends every onset that became certain.
@@ -194,7 +198,7 @@ public struct OnsetDetector: Sendable {
                 let oldest = decided - lookaheadHops - 1
                 if oldest >= 0 {
                     floor.remove(powerDB[oldest & powerMask])
-                    lowerQuartile.remove(powerDB[oldest & powerMask])
+                    fluctuation.remove(changeDB[oldest & powerMask])
                 }
                 decide(hop: decided, into: &onsets)
             }
@@ -220,14 +224,16 @@ public struct OnsetDetector: Sendable {
         let level = 10 * log10(meanSquare + 1e-30)
         powerDB[hopsSeen & powerMask] = level
         floor.insert(level)
-        lowerQuartile.insert(level)
+        let change = hopsSeen >= windowHops ? abs(level - powerDB[(hopsSeen - windowHops) & powerMask]) : 0
+        changeDB[hopsSeen & powerMask] = change
+        fluctuation.insert(change)
         // Keep the floor window centred on the hop being decided: [k − L, k + L].
         let newest = hopsSeen
         let decided = newest - lookaheadHops
         let expired = newest - 2 * lookaheadHops - 1
         if expired >= 0 {
             floor.remove(powerDB[expired & powerMask])
-            lowerQuartile.remove(powerDB[expired & powerMask])
+            fluctuation.remove(changeDB[expired & powerMask])
         }
         hopsSeen += 1
         if decided >= 0 { decide(hop: decided, into: &onsets) }
@@ -238,7 +244,7 @@ public struct OnsetDetector: Sendable {
     private mutating func decide(hop k: Int, into onsets: inout [[Onset]]) {
         let level = powerDB[k & powerMask]
         let median = floor.value()
-        let spread = max(0, (median ?? 0) - (lowerQuartile.value() ?? 0))
+        let spread = fluctuation.value() ?? 0
         updateMask(hop: k, level: level, floorDB: max(median ?? configuration.absoluteFloorDB, configuration.absoluteFloorDB))
         for index in trackers.indices {
             var tracker = trackers[index]

@@ -12,12 +12,11 @@ import TapAudio
 /// | sustained SNR (first 10 ms over the floor) | ``sustainedSNRBoundary`` dB | noise excursions are brief |
 /// | peak over the mask of earlier sounds | ``maskBoundary`` dB | a tap's own ringing and rattle stay under it |
 /// | attack (start to power peak) | ``attackBoundary`` s | taps peak within milliseconds |
-/// | decay, not above | ``decayBoundary`` dB | coughs and speech are sustained |
-/// | decay, not below | ``shortestDecayBoundary`` dB | keys and electronic clicks are over within 10 ms |
+/// | decay | ``decayBoundary`` dB | coughs and speech are sustained |
 /// | level under the recording's taps | ``levelRange`` dB | background blips far below every tap |
 ///
-/// Two sounds forming a press–release pair (``pressReleasePairs(_:own:)``) have their
-/// scores multiplied by ``pairFactor``. A score of 0.5 therefore means one property sits at
+/// The second sound of a press–release pair (``pressReleasePairs(_:own:)``) and the onsets of
+/// a train (``trainMembers(_:)``) have their scores multiplied by ``pairFactor``. A score of 0.5 therefore means one property sits at
 /// its boundary and the others are clearly tap-like; the default cut
 /// (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
 /// onset's peak with the recording's reference level, the second-loudest onset that passes
@@ -30,9 +29,6 @@ public enum TapScore {
     public static let maskBoundary = 1.5
     /// Decay (``OnsetFeatures/decayDB``) at which the membership is 0.5, dB.
     public static let decayBoundary = -1.0
-    /// Decay under which a sound is too short for a tap, dB: a click that is over within
-    /// 10 ms (a key, an electronic click) rather than a contact that rings.
-    public static let shortestDecayBoundary = -35.0
     /// Attack duration at which the membership is 0.5, seconds.
     public static let attackBoundary: Seconds = 0.020
     /// How far under the reference level the level membership is 0.5, dB.
@@ -45,7 +41,6 @@ public enum TapScore {
             * logistic((features.aboveMaskDB - maskBoundary) / 0.8)
             * logistic((attackBoundary - features.attackDuration) / 0.002)
             * logistic((decayBoundary - features.decayDB) / 1.0)
-            * logistic((features.decayDB - shortestDecayBoundary) / 2.0)
     }
 
     /// The level membership of a peak at `strength` dBFS against the `reference` level.
@@ -59,7 +54,7 @@ public enum TapScore {
         let own = onsets.map { $0.features.map(ownScore) ?? 1 }
         let candidates = onsets.indices.filter { own[$0] >= 0.5 }.map { onsets[$0].strength }.sorted(by: >)
         let reference = candidates.count >= 2 ? candidates[1] : candidates.first
-        let paired = pressReleasePairs(onsets, own: own)
+        let paired = pressReleasePairs(onsets, own: own).union(trainMembers(onsets))
         return onsets.indices.map { index in
             var onset = onsets[index]
             guard onset.features != nil else { return onset }
@@ -72,36 +67,60 @@ public enum TapScore {
 
     /// Shortest and longest gap from a key's press to its release, seconds.
     public static let pairGap: ClosedRange<Seconds> = 0.040...0.100
-    /// How much weaker than the press a release sounds, dB.
-    public static let pairReleaseDrop: ClosedRange<Double> = 3...25
-    /// The factor a press–release pair's scores are multiplied by.
+    /// How much weaker than the press a release sounds (negative: louder), dB.
+    public static let pairReleaseDrop: ClosedRange<Double> = -6...25
+    /// The factor a release's score is multiplied by.
     public static let pairFactor = 0.1
 
-    /// Decay at or under which both sounds of a pair must lie: short clicks, as keys make
-    /// (a tap rings longer, and a tap followed by a metronome click is no pair).
-    public static let pairMaximumDecay = -25.0
-
-    /// Indices of onsets forming press–release pairs: two short sounds (decay at most
-    /// ``pairMaximumDecay``) ``pairGap`` apart, the second ``pairReleaseDrop`` weaker, with no
-    /// other sound within ``pairGap`` before the first or after the second. Taps come at least
-    /// 150 ms apart, so two sounds this close are not two taps; a roll of equal strokes (a
-    /// drummer's) is no pair.
+    /// Indices of the second sounds of press–release pairs: two sounds ``pairGap`` apart, the
+    /// second within ``pairReleaseDrop`` of the first, with no other sound within ``pairGap``
+    /// before the first or after the second. Taps come at least 150 ms apart, so the second
+    /// of two sounds this close is not a tap: a key's release after the press (tapping on a
+    /// keyboard, or a keyboard in the room), a click after a tap. The first keeps its score.
     static func pressReleasePairs(_ onsets: [Onset], own: [Double]) -> Set<Int> {
         // Every sound that stands out of the noise takes part.
-        let heard = onsets.indices.filter { ($0 < own.count) && (onsets[$0].features?.sustainedSNR ?? 0) >= sustainedSNRBoundary }
-        var paired = Set<Int>()
+        let heard = onsets.indices.filter { (onsets[$0].features?.sustainedSNR ?? 0) >= sustainedSNRBoundary && own[$0] > 0.01 }
+        var releases = Set<Int>()
         for (position, first) in heard.enumerated() where position + 1 < heard.count {
             let second = heard[position + 1]
             let gap = onsets[second].time - onsets[first].time
             let drop = onsets[first].strength - onsets[second].strength
-            guard pairGap.contains(gap), pairReleaseDrop.contains(drop),
-                  let firstDecay = onsets[first].features?.decayDB, let secondDecay = onsets[second].features?.decayDB,
-                  max(firstDecay, secondDecay) <= pairMaximumDecay else { continue }
+            guard pairGap.contains(gap), pairReleaseDrop.contains(drop) else { continue }
             let isolatedBefore = position == 0 || onsets[first].time - onsets[heard[position - 1]].time > pairGap.upperBound
             let isolatedAfter = position + 2 >= heard.count || onsets[heard[position + 2]].time - onsets[second].time > pairGap.upperBound
-            if isolatedBefore && isolatedAfter { paired.formUnion([first, second]) }
+            if isolatedBefore && isolatedAfter { releases.insert(second) }
         }
-        return paired
+        return releases
+    }
+
+    /// The longest gap between successive onsets of a train, seconds.
+    public static let trainGap: Seconds = 0.025
+    /// The fewest onsets that make a train.
+    public static let trainLength = 3
+    /// How much louder than the rest of its train a first onset must be to stay a tap, dB.
+    public static let trainLeadDB = 6.0
+
+    /// Indices of onsets in trains: ``trainLength`` or more onsets not under the mask of the
+    /// sound before them, each within ``trainGap`` of the next — the glottal pulses of voiced speech (a pitch period of 4–12 ms), a
+    /// buzz, a rattle. A train's first onset is kept when it is ``trainLeadDB`` louder than
+    /// the rest: a tap whose own ringing re-triggers the detector after it.
+    static func trainMembers(_ onsets: [Onset]) -> Set<Int> {
+        // Onsets already under the mask of the sound before them (a tap's own ringing) are
+        // accounted for; the train is sought among the others.
+        let free = onsets.indices.filter { (onsets[$0].features?.aboveMaskDB ?? .infinity) >= 0 }
+        var members = Set<Int>()
+        var start = 0
+        while start < free.count {
+            var end = start + 1
+            while end < free.count && onsets[free[end]].time - onsets[free[end - 1]].time <= trainGap { end += 1 }
+            if end - start >= trainLength {
+                let rest = free[(start + 1)..<end].map { onsets[$0].strength }.max() ?? -.infinity
+                let first = onsets[free[start]].strength >= rest + trainLeadDB ? start + 1 : start
+                members.formUnion(free[first..<end])
+            }
+            start = end
+        }
+        return members
     }
 
     private static func logistic(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
