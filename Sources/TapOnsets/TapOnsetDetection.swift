@@ -14,6 +14,8 @@ public struct TapOnsetDetection: Sendable, Equatable {
     /// Runs of ``ClipCounter/runLength`` or more consecutive samples at or beyond
     /// ``ClipCounter/level`` of full scale in the channel analysed (or the mix): clipping.
     public var clippedRuns: Int = 0
+    /// What became of the stimulus given for bleed removal; nil when none was given.
+    public var stimulusBleed: StimulusBleedReport? = nil
 
     /// A detection from its parts (for tests and for onsets found elsewhere).
     public init(onsets: [Onset], stimulusOnsets: [Onset] = [], cancelledClicks: Int = 0, duration: Seconds = 0,
