@@ -66,7 +66,7 @@ let package = Package(
 
         // The maintainers' benchmarks and evaluation tables (make bench), not shipped.
         .executableTarget(name: "tapkit-bench", dependencies: [
-            "TapCapture", "TapMetronome", "TapTempo",
+            "TapAudio", "TapOnsets", "TapCapture", "TapMetronome", "TapTempo",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -8,5 +8,6 @@ struct TapKitBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tapkit-bench",
         abstract: "Benchmarks and evaluation tables for TapKit's maintainers.",
-        subcommands: [TempoReportCommand.self, MetronomeLiveBenchCommand.self, CaptureBenchCommand.self])
+        subcommands: [TempoReportCommand.self, MetronomeLiveBenchCommand.self, CaptureBenchCommand.self,
+                      StimulusBleedBenchCommand.self])
 }
