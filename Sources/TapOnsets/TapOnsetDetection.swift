@@ -191,8 +191,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     if bleed == .cancel, let grid = grids.first {
         let preroll = Int(0.05 * rate)
         var readError: AudioError?
-        template = BleedTemplate.estimate(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
-                                          sampleRate: rate) { start, length in
+        let read = { (start: Int, length: Int) -> [Float]? in
             do throws(AudioError) {
                 guard let raw = try source.segment(start: start - preroll, length: length + preroll) else { return nil }
                 var filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
@@ -202,6 +201,10 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
                 return nil
             }
         }
+        template = BleedTemplate.estimate(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
+                                          sampleRate: rate, segment: read)
+        // Only where the recording bears the grid out (not at a half or a third of the period).
+        template = template?.verified(segment: read)
         if let readError { throw readError }
     }
     guard let template else { return setAsideStimulus(first, cancelledClicks: 0) }
