@@ -257,14 +257,17 @@ struct BleedCanceller {
         guard first < last else { return }
         // Never write a click where none sounds: subtracting must lower the energy there
         // (Σ(x − t)² < Σx², i.e. 2·x·t > t·t: the click is there at more than half the
-        // template's gain, whatever else sounds with it).
-        var dot = 0.0, energy = 0.0
+        // template's gain). Under a sound four times the click's energy (a tap masking it)
+        // the comparison says more about that sound than about the click, and the grid and
+        // the heard clicks around it decide alone.
+        var dot = 0.0, energy = 0.0, signalEnergy = 0.0
         for frame in first..<last {
-            let t = Double(template.samples[frame - start])
-            dot += Double(pending[frame - pendingStart]) * t
+            let t = Double(template.samples[frame - start]), x = Double(pending[frame - pendingStart])
+            dot += x * t
             energy += t * t
+            signalEnergy += x * x
         }
-        guard 2 * dot > energy else { return }
+        guard 2 * dot > energy || signalEnergy > 4 * energy else { return }
         if fits { trackedShift = best!.start - gridStart }
         for frame in first..<last { pending[frame - pendingStart] -= template.samples[frame - start] }
         cancelledClicks += 1
