@@ -183,7 +183,6 @@ struct BleedScenario {
         let plain = detectTapOnsets(in: scenario.recording)
         let plainScore = scenario.score(plain.onsets, tolerance: tolerance)
         #expect(plainScore.precision < 0.9, "without removal P \(plainScore.precision)")
-        print("stimulus bleed: reduction \(reduction) dB (reported \(report.reductionDB ?? .nan)), delay \(report.delay ?? .nan), drift \(report.driftPPM ?? .nan) ppm, worst \(found.worst) frames; without removal P \(plainScore.precision) R \(plainScore.recall)")
     }
 }
 
