@@ -29,7 +29,7 @@ public struct BleedTemplate: Sendable, Equatable {
     public var playingReach = 4
     /// The grid's points repeat in a pattern of this many (1: every point is a click). When the
     /// grid search settled on a half or a third of the click period, the recording shows that
-    /// only some points in each group sound (``BleedTemplate/verified(segment:)``).
+    /// only some points in each group sound (checked on the recording before subtracting).
     public var clickModulus = 1
     /// The residues `k mod clickModulus` of the points where no click sounds.
     public var silentResidues: [Int] = []

@@ -140,7 +140,7 @@ public struct StimulusBleedReport: Sendable, Equatable {
 /// cannot be used, or its subtraction does not lower the recording's power, the result is that
 /// of ``detectTapOnsets(inFile:channel:configuration:bleed:)`` (the click grid), and
 /// ``TapOnsetDetection/stimulusBleed`` says why. `bleed: .keep` ignores the stimulus.
-/// - Throws: ``AudioError`` for the recording only; a stimulus's problems are reported in the result.
+/// - Throws: `AudioError` for the recording only; a stimulus's problems are reported in the result.
 public func detectTapOnsets(inFile path: String, channel: ChannelSelection = .mix,
                             configuration: OnsetDetectorConfiguration = .standard, bleed: BleedHandling = .cancel,
                             stimulus: StimulusInput?,
