@@ -28,12 +28,15 @@ let package = Package(
                        providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CJack", pkgConfig: "jack",
                        providers: [.apt(["libjack-jackd2-dev"])]),
+        // Single precision (libfftw3f); Debian's libfftw3-dev ships it with fftw3f.pc.
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f",
+                       providers: [.apt(["libfftw3-dev"])]),
 
         // Analysis layers (Docs/architecture.md).
         .target(name: "TapAudio", dependencies: ["CSndFile", .product(name: "Atomics", package: "swift-atomics")]),
         .target(name: "TapStatistics"),
         .target(name: "TapMatching"),
-        .target(name: "TapOnsets", dependencies: ["TapAudio"]),
+        .target(name: "TapOnsets", dependencies: ["TapAudio", "CFFTW"]),
         .target(name: "TapData", dependencies: ["TapAudio"]),
         .target(name: "TapSim", dependencies: ["TapAudio", "TapData", "TapStatistics"]),
         // The robustness corpus: TapSim tasks with processing and sounds the detector never saw.
@@ -65,7 +68,7 @@ let package = Package(
 
         // The maintainers' benchmarks and evaluation tables (make bench), not shipped.
         .executableTarget(name: "tapkit-bench", dependencies: [
-            "TapCapture", "TapMetronome", "TapTempo", "TapCorpus", "TapOnsets", "TapData",
+            "TapAudio", "TapCapture", "TapMetronome", "TapTempo", "TapCorpus", "TapOnsets", "TapData",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -27,6 +27,19 @@ public struct BleedTemplate: Sendable, Equatable {
     /// taps, but a longer silence is a muted stretch or the end of the clicks (a continuation
     /// phase), where only a click that is actually there (`BleedCanceller`'s fit) is taken.
     public var playingReach = 4
+    /// The grid's points repeat in a pattern of this many (1: every point is a click). When the
+    /// grid search settled on a half or a third of the click period, the recording shows that
+    /// only some points in each group sound (checked on the recording before subtracting).
+    public var clickModulus = 1
+    /// The residues `k mod clickModulus` of the points where no click sounds.
+    public var silentResidues: [Int] = []
+
+    /// Whether a click can sound at grid point `k` (its residue is not a silent one).
+    public func canSound(_ k: Int) -> Bool {
+        guard clickModulus > 1 else { return true }
+        let residue = ((k % clickModulus) + clickModulus) % clickModulus
+        return !silentResidues.contains(residue)
+    }
 
     /// The first frame of click `k`'s template.
     public func startFrame(ofClick k: Int) -> Int {
@@ -181,7 +194,8 @@ struct BleedCanceller {
     init(template: BleedTemplate, sampleRate: Double) {
         self.template = template
         fitFrames = Int((0.008 * sampleRate).rounded())
-        nextClick = max(0, template.firstClick(endingAfter: 0))
+        // Clicks before the grid's origin too: the search may have started its chain later.
+        nextClick = template.firstClick(endingAfter: 0)
         while template.startFrame(ofClick: nextClick) + template.samples.count + maximumShift <= 0 { nextClick += 1 }
     }
 
@@ -236,12 +250,25 @@ struct BleedCanceller {
         // Subtract where the click is evidently there, or where the metronome was evidently
         // playing (a click masked by a loud tap); never invent a click in a silence. A click
         // that does not fit cleanly is placed where the last clean one was, relative to the grid.
-        guard fits || template.isBetweenHeardClicks(k) else { return }
-        if fits { trackedShift = best!.start - gridStart }
-        let start = gridStart + trackedShift
+        guard template.canSound(k), fits || template.isBetweenHeardClicks(k) else { return }
+        let start = gridStart + (fits ? best!.start - gridStart : trackedShift)
         let first = max(start, pendingStart)
         let last = min(start + template.samples.count, pendingStart + pending.count)
         guard first < last else { return }
+        // Never write a click where none sounds: subtracting must lower the energy there
+        // (Σ(x − t)² < Σx², i.e. 2·x·t > t·t: the click is there at more than half the
+        // template's gain). Under a sound four times the click's energy (a tap masking it)
+        // the comparison says more about that sound than about the click, and the grid and
+        // the heard clicks around it decide alone.
+        var dot = 0.0, energy = 0.0, signalEnergy = 0.0
+        for frame in first..<last {
+            let t = Double(template.samples[frame - start]), x = Double(pending[frame - pendingStart])
+            dot += x * t
+            energy += t * t
+            signalEnergy += x * x
+        }
+        guard 2 * dot > energy || signalEnergy > 4 * energy else { return }
+        if fits { trackedShift = best!.start - gridStart }
         for frame in first..<last { pending[frame - pendingStart] -= template.samples[frame - start] }
         cancelledClicks += 1
     }

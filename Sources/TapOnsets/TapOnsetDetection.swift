@@ -16,6 +16,8 @@ public struct TapOnsetDetection: Sendable, Equatable {
     /// Runs of ``ClipCounter/runLength`` or more consecutive samples at or beyond
     /// ``ClipCounter/level`` of full scale in the channel analysed (or the mix): clipping.
     public var clippedRuns: Int = 0
+    /// What became of the stimulus given for bleed removal; nil when none was given.
+    public var stimulusBleed: StimulusBleedReport? = nil
 
     /// A detection from its parts (for tests and for onsets found elsewhere).
     public init(onsets: [Onset], otherOnsets: [Onset] = [], stimulusOnsets: [Onset] = [], cancelledClicks: Int = 0,
@@ -209,8 +211,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     if bleed == .cancel, let grid = grids.first {
         let preroll = Int(0.05 * rate)
         var readError: AudioError?
-        template = BleedTemplate.estimate(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
-                                          sampleRate: rate) { start, length in
+        let read = { (start: Int, length: Int) -> [Float]? in
             do throws(AudioError) {
                 guard let raw = try source.segment(start: start - preroll, length: length + preroll) else { return nil }
                 var filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
@@ -220,6 +221,10 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
                 return nil
             }
         }
+        template = BleedTemplate.estimate(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
+                                          sampleRate: rate, segment: read)
+        // Only where the recording bears the grid out (not at a half or a third of the period).
+        template = template?.verified(segment: read)
         if let readError { throw readError }
     }
     guard let template else { return setAsideStimulus(first, cancelledClicks: 0) }

@@ -9,5 +9,5 @@ struct TapKitBench: ParsableCommand {
         commandName: "tapkit-bench",
         abstract: "Benchmarks and evaluation tables for TapKit's maintainers.",
         subcommands: [TempoReportCommand.self, MetronomeLiveBenchCommand.self, CaptureBenchCommand.self,
-                      CorpusCommand.self])
+                      CorpusCommand.self, StimulusBleedBenchCommand.self])
 }

@@ -1,0 +1,67 @@
+import Foundation
+
+extension BleedTemplate {
+    /// The template checked against the recording at its grid's points: at each point the
+    /// gain at which the template best fits there (the dot product over the template's energy,
+    /// at the best of ±2 frames). Subtracting lowers the energy where that gain exceeds ½, so a
+    /// point whose typical (median) gain is below ½ is one where no click sounds.
+    ///
+    /// The grid search can settle on a half or a third of the click period (clicks hidden under
+    /// taps leave gaps that a sub-multiple bridges as well), and then every other, or every
+    /// second and third, grid point falls where no click sounds. The points are grouped by
+    /// `k mod d` for d = 2, 3, 4; the first d whose groups split into clicking and silent ones
+    /// marks the silent residues (``silentResidues``), which are never subtracted. When all
+    /// groups click the template stands as it is; when none does, it is refused (nil): the
+    /// recording does not bear the grid out.
+    /// - Parameter segment: reads `length` high-passed frames from a start frame; nil past the end.
+    func verified(segment: (_ start: Int, _ length: Int) -> [Float]?) -> BleedTemplate? {
+        guard let lowest = heardClicks.first, let highest = heardClicks.last else { return nil }
+        let energy = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+        guard energy > 0 else { return nil }
+        let margin = 2
+        // Up to about 60 points per residue of the largest modulus, spread over the heard run.
+        let range = (lowest - playingReach)...(highest + playingReach)
+        let stride = max(1, range.count / 240)
+        var gains: [(k: Int, gain: Double)] = []
+        var k = range.lowerBound
+        while k <= range.upperBound {
+            for point in k..<min(k + 12, range.upperBound + 1) {
+                let start = startFrame(ofClick: point) - margin
+                guard start >= 0, let read = segment(start, samples.count + 2 * margin) else { continue }
+                var best = -Double.infinity
+                for shift in 0...(2 * margin) {
+                    var dot = 0.0
+                    for index in samples.indices { dot += Double(samples[index]) * Double(read[shift + index]) }
+                    best = max(best, dot)
+                }
+                gains.append((point, best / energy))
+            }
+            // Runs of twelve consecutive points keep every residue of 2, 3 and 4 represented.
+            k += 12 * stride
+        }
+        guard gains.count >= 6 else { return nil }
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return sorted.isEmpty ? -.infinity : sorted[sorted.count / 2]
+        }
+        var allClick = true
+        for modulus in 2...4 {
+            let medians = (0..<modulus).map { residue in
+                median(gains.filter { (($0.k % modulus) + modulus) % modulus == residue }.map(\.gain))
+            }
+            let silent = medians.indices.filter { medians[$0] < 0.5 }
+            if silent.isEmpty { continue }
+            allClick = false
+            if silent.count < modulus {
+                var template = self
+                template.clickModulus = modulus
+                template.silentResidues = silent
+                template.heardClicks = heardClicks.filter { template.canSound($0) }
+                return template
+            }
+        }
+        // Clicks at every residue of every modulus: the grid is the clicks'. No residue of any
+        // modulus clicks: the template does not fit the recording.
+        return allClick ? self : nil
+    }
+}

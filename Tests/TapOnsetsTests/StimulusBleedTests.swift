@@ -1,0 +1,264 @@
+import Foundation
+import Testing
+@testable import TapOnsets
+import TapAudio
+
+/// A music-like stimulus, defined in continuous time so that it can be rendered on any clock:
+/// harmonic notes (five partials, 5 ms attack, 0.15–0.5 s decay) and percussive bursts (sixteen
+/// inharmonic partials over 0.8–9 kHz, 0.5 ms attack, 25 ms decay).
+struct SyntheticMusic {
+    struct Event {
+        var time: Double
+        var partials: [(frequency: Double, amplitude: Double, phase: Double)]
+        var attack: Double
+        var decay: Double
+    }
+    var events: [Event] = []
+
+    init(duration: Double, seed: UInt64) {
+        var random = TestRandom(state: seed)
+        var time = 0.05
+        while time < duration {
+            let f0 = 196 * pow(2, Double(Int(random.uniform() * 24)) / 12)
+            let partials = (1...5).map { h in (f0 * Double(h), 1 / Double(h), 2 * Double.pi * random.uniform()) }
+            events.append(Event(time: time, partials: partials, attack: 0.005, decay: 0.15 + 0.35 * random.uniform()))
+            if random.uniform() < 0.35 {
+                let partials = (0..<16).map { _ in (800 + 8_200 * random.uniform(), 0.5 + random.uniform(), 2 * Double.pi * random.uniform()) }
+                events.append(Event(time: time, partials: partials, attack: 0.0005, decay: 0.025))
+            }
+            time += 0.2 + 0.4 * random.uniform()
+        }
+    }
+
+    /// Samples at times `origin + n × step` seconds, n = 0 ..< count (each partial a rotating
+    /// phasor and each envelope a running product, so that this is quick in a debug build).
+    func render(origin: Double, step: Double, count: Int) -> [Float] {
+        var samples = [Double](repeating: 0, count: count)
+        samples.withUnsafeMutableBufferPointer { output in
+            for event in events {
+                let end = event.time + 5 * event.decay
+                let first = max(0, Int(((event.time - origin) / step).rounded(.up)))
+                let last = min(count, Int(((end - origin) / step).rounded(.up)))
+                guard first < last else { continue }
+                let u0 = origin + Double(first) * step - event.time
+                let attackFrames = Int((event.attack / step).rounded(.up))
+                for partial in event.partials {
+                    let delta = 2 * Double.pi * partial.frequency * step
+                    let cosDelta = cos(delta), sinDelta = sin(delta)
+                    var re = cos(2 * Double.pi * partial.frequency * u0 + partial.phase)
+                    var im = sin(2 * Double.pi * partial.frequency * u0 + partial.phase)
+                    var envelope = partial.amplitude * exp(-u0 / event.decay)
+                    let decayStep = exp(-step / event.decay)
+                    var u = u0
+                    for n in first..<last {
+                        let attack = n - first < attackFrames ? min(1, u / event.attack) : 1
+                        output[n] += attack * envelope * im
+                        let nextRe = re * cosDelta - im * sinDelta
+                        im = im * cosDelta + re * sinDelta
+                        re = nextRe
+                        envelope *= decayStep
+                        u += step
+                    }
+                }
+            }
+        }
+        return samples.map { Float($0) }
+    }
+}
+
+func rms(_ samples: ArraySlice<Float>) -> Double {
+    (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))).squareRoot()
+}
+
+func highPassed(_ samples: [Float], rate: Double) -> [Float] {
+    var filter = HighPassFilter(cutoff: 400, sampleRate: rate)
+    return samples.map { filter.process($0) }
+}
+
+/// A recording with music bleeding from headphones: the stimulus through a 3 ms delay and a
+/// coloured path, its clock 40 ppm fast, at −35 dBFS; white noise at −50 dBFS (TapSim's
+/// background level); taps (decaying noise bursts peaking near −20 dBFS) about every 0.55 s.
+struct BleedScenario {
+    var rate: Double { 44_100 }
+    var recording: Signal
+    var stimulus: Signal
+    var bleed: [Float]
+    var tapStarts: [Int]
+
+    init(duration: Double = 40, drift: Double = 40e-6, delay: Double = 0.003, bleedDBFS: Double = -35, seed: UInt64 = 5) {
+        let rate = 44_100.0
+        let frames = Int(duration * rate)
+        let music = SyntheticMusic(duration: duration + 2, seed: seed)
+        stimulus = Signal(samples: music.render(origin: 0, step: 1 / rate, count: frames + Int(2 * rate)), sampleRate: rate)
+        // What enters the path: the stimulus on the recording's clock, delayed.
+        let played = music.render(origin: -delay, step: (1 + drift) / rate, count: frames)
+        // The path's colour: a direct arrival, two reflections (6 and 15 frames later) and a
+        // 3 kHz resonance decaying in 40 frames (ρⁿ·sin nθ, recursively).
+        var coloured = [Float](repeating: 0, count: frames)
+        let rho = exp(-1.0 / 40), theta = 2 * Double.pi * 3_000 / rate
+        played.withUnsafeBufferPointer { input in
+            coloured.withUnsafeMutableBufferPointer { output in
+                var r1 = 0.0, r2 = 0.0
+                for n in 0..<frames {
+                    let previous = n >= 1 ? Double(input[n - 1]) : 0
+                    let resonance = 2 * rho * cos(theta) * r1 - rho * rho * r2 + rho * sin(theta) * previous
+                    r2 = r1
+                    r1 = resonance
+                    var sum = Double(input[n]) + 0.3 * resonance
+                    if n >= 6 { sum += 0.5 * Double(input[n - 6]) }
+                    if n >= 15 { sum -= 0.3 * Double(input[n - 15]) }
+                    output[n] = Float(sum)
+                }
+            }
+        }
+        let gain = Float(pow(10, bleedDBFS / 20) / rms(coloured[...]))
+        let bleed = coloured.map { $0 * gain }
+        self.bleed = bleed
+        var random = TestRandom(state: seed &+ 100)
+        var tapStarts: [Int] = []
+        var time = 0.7
+        while time < duration - 0.3 {
+            tapStarts.append(Int((time * rate).rounded()))
+            time += 0.5 + 0.1 * random.uniform()
+        }
+        self.tapStarts = tapStarts
+        let taps = syntheticTaps(starts: tapStarts, amplitude: 30, noiseRMS: 0.003, frames: frames, seed: seed &+ 7)
+        recording = Signal(samples: (0..<frames).map { taps.samples[$0] + bleed[$0] }, sampleRate: rate)
+    }
+
+    /// Onsets matched to taps within `tolerance` frames: (precision, recall, worst error in frames).
+    func score(_ onsets: [Onset], tolerance: Int) -> (precision: Double, recall: Double, worst: Int) {
+        var matched = 0, worst = 0
+        for start in tapStarts {
+            if let error = onsets.map({ $0.frame - start }).min(by: { abs($0) < abs($1) }), abs(error) <= tolerance {
+                matched += 1
+                worst = max(worst, abs(error))
+            }
+        }
+        let hits = onsets.filter { onset in tapStarts.contains { abs($0 - onset.frame) <= tolerance } }.count
+        return (Double(hits) / Double(max(onsets.count, 1)), Double(matched) / Double(tapStarts.count), worst)
+    }
+}
+
+@Suite struct StimulusBleedTests {
+    @Test func musicBleedIsRemovedAndTheTapsFound() throws {
+        let scenario = BleedScenario()
+        let rate = scenario.rate
+        let stimulus = StimulusInput(signal: scenario.stimulus)
+        var highPassedRecording: [Float] = [], predicted: [Float] = []
+        let outcome = try StimulusBleedRemoval.detect(
+            in: SignalSource(signal: scenario.recording), stimulus: SignalSource(signal: scenario.stimulus), offset: 0,
+            name: stimulus.name, configuration: .standard, stimulusConfiguration: .standard) { x, y in
+                highPassedRecording.append(contentsOf: x)
+                predicted.append(contentsOf: y)
+            }
+        guard case .detected(let detection) = outcome else {
+            Issue.record("not removed: \(outcome)")
+            return
+        }
+        let report = try #require(detection.stimulusBleed)
+        #expect(report.removed)
+        #expect(abs(try #require(report.delay) - 0.003) < 0.0001, "delay \(report.delay ?? .nan)")
+        #expect(abs(try #require(report.driftPPM) + 40) < 2, "drift \(report.driftPPM ?? .nan) ppm")
+
+        // The bleed left in the detector's band, after the first second (the filters settle).
+        let trueBleed = highPassed(scenario.bleed, rate: rate)
+        let skip = Int(rate)
+        var bleedPower = 0.0, leftPower = 0.0
+        for n in skip..<trueBleed.count {
+            bleedPower += Double(trueBleed[n]) * Double(trueBleed[n])
+            let left = Double(trueBleed[n]) - Double(predicted[n])
+            leftPower += left * left
+        }
+        let reduction = 10 * log10(bleedPower / leftPower)
+        #expect(reduction >= 20, "bleed reduced by \(reduction) dB")
+        #expect(highPassedRecording.count == scenario.recording.samples.count)
+
+        let tolerance = Int(0.0005 * rate)
+        let found = scenario.score(detection.onsets, tolerance: tolerance)
+        #expect(found.precision == 1 && found.recall == 1, "P \(found.precision) R \(found.recall), \(detection.onsets.count) onsets for \(scenario.tapStarts.count) taps")
+        #expect(found.worst <= tolerance)
+
+        // Without the stimulus, the music's onsets are reported too.
+        let plain = detectTapOnsets(in: scenario.recording)
+        let plainScore = scenario.score(plain.onsets, tolerance: tolerance)
+        #expect(plainScore.precision < 0.9, "without removal P \(plainScore.precision)")
+    }
+}
+
+@Suite struct StimulusInputTests {
+    static let scenario = BleedScenario(duration: 20, seed: 11)
+
+    func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "tapkit-stimulus-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func filesWorkAndAnOffsetIsHonoured() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenario = Self.scenario
+        try scenario.recording.write(to: directory + "/rec.wav", format: .wavFloat)
+        // The stimulus file has a second of other music before the scenario's: it started a
+        // second before the recording.
+        let before = BleedScenario(duration: 1, seed: 3).stimulus.samples.prefix(Int(scenario.rate))
+        let file = Signal(samples: Array(before) + scenario.stimulus.samples, sampleRate: scenario.rate)
+        try file.write(to: directory + "/music.wav", format: .wavFloat, channelCount: 2)
+        let detection = try detectTapOnsets(inFile: directory + "/rec.wav",
+                                            stimulus: StimulusInput(path: directory + "/music.wav", offset: -1))
+        let report = try #require(detection.stimulusBleed)
+        #expect(report.removed, "\(report.message)")
+        #expect(abs((report.delay ?? 0) - 0.003) < 0.0001)
+        let found = scenario.score(detection.onsets, tolerance: Int(0.0005 * scenario.rate))
+        #expect(found.precision == 1 && found.recall == 1)
+        #expect(abs(detection.duration - 20) < 0.001)
+    }
+
+    @Test func unusableStimuliAreNamedAndTheGridMethodIsUsed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenario = Self.scenario
+        let recording = directory + "/rec.wav"
+        try scenario.recording.write(to: recording, format: .wavFloat)
+        let plain = try detectTapOnsets(inFile: recording)
+        try Signal(samples: Array(scenario.stimulus.samples.prefix(Int(3 * scenario.rate))), sampleRate: scenario.rate)
+            .write(to: directory + "/short.wav", format: .wavFloat)
+        try Signal(samples: scenario.stimulus.samples, sampleRate: 48_000).write(to: directory + "/rate.wav", format: .wavFloat)
+        try "not audio".write(toFile: directory + "/text.wav", atomically: true, encoding: .utf8)
+        let cases: [(file: String, words: String)] = [
+            ("missing.wav", "cannot open"), ("text.wav", "cannot open"), ("rate.wav", "sample rate is 48000 Hz"),
+            ("short.wav", "overlaps the recording for 3.0 s"),
+        ]
+        for (file, words) in cases {
+            let detection = try detectTapOnsets(inFile: recording, stimulus: StimulusInput(path: directory + "/" + file))
+            let report = try #require(detection.stimulusBleed)
+            guard case .unusable(let reason) = report.status else {
+                Issue.record("\(file): \(report.status)")
+                continue
+            }
+            #expect(reason.contains(directory + "/" + file) && reason.contains(words), "\(reason)")
+            #expect(report.message.contains("click grid"))
+            #expect(detection.onsets == plain.onsets)
+        }
+    }
+
+    @Test func anUnrelatedStimulusIsNotSubtracted() {
+        let scenario = Self.scenario
+        let other = BleedScenario(duration: 20, seed: 12).stimulus
+        let detection = detectTapOnsets(in: scenario.recording, stimulus: StimulusInput(signal: other))
+        guard case .notReduced(let reason) = detection.stimulusBleed?.status else {
+            Issue.record("status \(String(describing: detection.stimulusBleed?.status))")
+            return
+        }
+        #expect(reason.contains("the stimulus signal"))
+        #expect(detection.onsets == detectTapOnsets(in: scenario.recording).onsets)
+    }
+
+    @Test func keepIgnoresTheStimulus() {
+        let scenario = Self.scenario
+        let detection = detectTapOnsets(in: scenario.recording, bleed: .keep, stimulus: StimulusInput(signal: scenario.stimulus))
+        #expect(detection.stimulusBleed == nil)
+        #expect(detection.onsets.map(\.time) == detectTapOnsets(in: scenario.recording, bleed: .keep).onsets.map(\.time))
+    }
+}
