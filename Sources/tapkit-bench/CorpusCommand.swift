@@ -78,6 +78,9 @@ struct CorpusEvaluateCommand: ParsableCommand {
     @Flag(help: "Also list every item.")
     var perItem = false
 
+    @Flag(help: "Remove each item's stimulus bleed through its stimulus file, as `tapkit latency` does in an experiment folder (items without one are unchanged).")
+    var withStimulus = false
+
     func validate() throws {
         guard ["table", "markdown", "json"].contains(format) else {
             throw ValidationError("--format must be table, markdown or json")
@@ -102,7 +105,8 @@ struct CorpusEvaluateCommand: ParsableCommand {
                 if let onsetsFrom, let peer {
                     onsets = try CorpusDirectory.readTimes(onsetsFrom + "/" + entry.item + "." + peer + ".csv")
                 } else {
-                    onsets = try detectorOnsetTimes(directory + "/" + entry.audio)
+                    let stimulus = withStimulus && !entry.stimulus.isEmpty ? directory + "/" + entry.stimulus : nil
+                    onsets = try detectorOnsetTimes(directory + "/" + entry.audio, stimulus: stimulus)
                 }
                 scores.append(CorpusScoring.score(entry: entry, taps: taps, onsets: onsets, events: events))
             } catch {
@@ -112,7 +116,7 @@ struct CorpusEvaluateCommand: ParsableCommand {
         }
         let order = CorpusCondition.allCases.map(\.name)
         let groups = CorpusScoring.summarize(scores, conditions: order)
-        let detector = peer ?? "tapkit (default settings)"
+        let detector = peer ?? (withStimulus ? "tapkit (default settings, stimulus files)" : "tapkit (default settings)")
         if format == "json" {
             print(try renderJSON(CorpusEvaluation(detector: detector, tolerance_ms: CorpusScoring.tolerance * 1000,
                                                   groups: groups, items: perItem ? scores : nil)), terminator: "")
@@ -162,8 +166,10 @@ struct CorpusEvaluation: Encodable {
 
 /// The detector's onset times in one file, with its default settings. The one place the
 /// corpus evaluator calls the detector, so a change of its API touches only this function.
-func detectorOnsetTimes(_ path: String) throws -> [Double] {
-    try detectTapOnsets(inFile: path).onsets.map(\.time)
+func detectorOnsetTimes(_ path: String, stimulus: String? = nil) throws -> [Double] {
+    let detection = try detectTapOnsets(inFile: path, stimulus: stimulus.map { StimulusInput(path: $0) })
+    if let report = detection.stimulusBleed { FileHandle.standardError.write(Data("\(path): \(report.message)\n".utf8)) }
+    return detection.onsets.map(\.time)
 }
 
 /// Condition names, comma-separated, or all of them.
