@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "TapOnsetsTests", dependencies: ["TapOnsets", "TapAudio", "TapSim"]),
         .testTarget(name: "TapDataTests", dependencies: ["TapData", "TapFuzzChecks"]),
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
-        .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapAudio", "TapSim", "TapAccuracy", "tapkit", "TapTestSupport"]),
+        .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapAudio", "TapSim", "TapAccuracy", "TapCorpus", "tapkit", "TapTestSupport"]),
         .testTarget(name: "TapMetronomeTests", dependencies: ["TapMetronome", "TapAudio", "TapStatistics", "tapkit", "TapTestSupport", "TapFuzzChecks"]),
         .testTarget(name: "TapTempoTests", dependencies: ["TapTempo", "TapStatistics", "TapTestSupport", "tapkit", "tapkit-bench"]),
         .testTarget(name: "TapCaptureTests", dependencies: ["TapCapture", "TapInput", "CJack", "TapAudio", "TapData", "TapMetronome", "tapkit", "TapTestSupport"]),

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TapKit
+import TapCorpus
+
+/// The detector with its default settings on the robustness corpus (Docs/robustness.md):
+/// TapSim tasks through processing and sounds the detector was never tuned on, rendered here
+/// with ffmpeg, sox, fluidsynth and espeak-ng (`make deps` installs them): the first item of
+/// each condition and split of `tapkit-bench corpus render DIR --seed 1` (the corpus of
+/// Docs/accuracy.md has two). The floors are each item's F1 as measured (`corpus evaluate
+/// DIR --per-item`) less 0.02, for the dev and the held split alike: a change that costs
+/// precision or recall in any condition fails here.
+@Suite(.serialized) struct RobustnessCorpusTests {
+    /// F1 floors per condition, [dev, held].
+    static let floors: [String: (dev: Double, held: Double)] = [
+        "baseline": (0.98, 0.96), "gated": (0.88, 0.87), "agc": (0.95, 0.96), "aac": (0.98, 0.93),
+        "opus": (0.98, 0.98), "mp3": (0.98, 0.90), "rate16k": (0.98, 0.84), "rate8k": (0.91, 0.83),
+        "reverb": (0.90, 0.95), "clipping": (0.95, 0.94), "dc-offset": (0.96, 0.98), "handling-noise": (0.95, 0.93),
+        "sine-burst": (0.95, 0.98), "woodblock": (0.95, 0.96), "noise-click": (0.91, 0.96), "beep": (0.91, 0.90),
+        "music": (0.82, 0.91), "speech": (0.79, 0.74), "keyboard": (0.80, 0.80), "keyboard-taps": (0.98, 0.95),
+    ]
+
+    @Test func everyConditionHoldsItsFloor() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-corpus-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let entries: [ManifestEntry]
+        do {
+            entries = try CorpusDirectory.render(to: directory, seed: 1, itemsPerSplit: 1)
+        } catch {
+            Issue.record("the corpus could not be rendered (`make deps` installs its tools): \(error)")
+            return
+        }
+        var scores: [ItemScore] = []
+        for entry in entries {
+            let taps = try CorpusDirectory.readTimes(directory + "/" + entry.taps)
+            let events = entry.events.isEmpty ? [] : try CorpusDirectory.readEvents(directory + "/" + entry.events)
+            let onsets = try detectTapOnsets(inFile: directory + "/" + entry.audio).onsets.map(\.time)
+            scores.append(CorpusScoring.score(entry: entry, taps: taps, onsets: onsets, events: events))
+        }
+        let groups = CorpusScoring.summarize(scores, conditions: CorpusCondition.allCases.map(\.name))
+        #expect(Set(groups.map(\.condition)).isSuperset(of: Self.floors.keys))
+        for group in groups {
+            guard let floor = Self.floors[group.condition] else { continue }
+            let wanted = group.split == "dev" ? floor.dev : floor.held
+            #expect(group.f1 >= wanted, "\(group.split) \(group.condition): P \(group.precision) R \(group.recall) F1 \(group.f1) < \(wanted)")
+        }
+        let all = groups.filter { $0.condition == "all" }
+        #expect(all.count == 2 && all.allSatisfy { $0.recall >= 0.95 && $0.precision >= 0.89 }, "\(all.map { ($0.split, $0.precision, $0.recall) })")
+    }
+}
