@@ -67,6 +67,9 @@ public struct OnsetDetector: Sendable {
         let confirmHops: Int
         let searchSamples: Int
         let refractorySamples: Int
+        /// Whether its onsets are measured for the tap score (the first tracker's; the click
+        /// probe's onsets only serve to find a grid).
+        let measuresFeatures: Bool
         var state = EventState.idle
         /// No start may be placed before this sample (the previous onset's peak).
         var earliestStart = 0
@@ -112,10 +115,10 @@ public struct OnsetDetector: Sendable {
         windowHops = max(1, Int((configuration.windowDuration / configuration.hopDuration).rounded()))
         lookaheadHops = max(1, Int((configuration.noiseWindowDuration / 2 * sampleRate / Double(hop)).rounded()))
         let hop = self.hop
-        trackers = configurations.map { c in
+        trackers = configurations.enumerated().map { index, c in
             Tracker(configuration: c, confirmHops: max(1, Int((c.peakConfirmDuration * sampleRate / Double(hop)).rounded())),
                     searchSamples: Int((c.startSearchDuration * sampleRate).rounded()),
-                    refractorySamples: Int((c.refractoryPeriod * sampleRate).rounded()))
+                    refractorySamples: Int((c.refractoryPeriod * sampleRate).rounded()), measuresFeatures: index == 0)
         }
         let confirmHops = trackers.map(\.confirmHops).max()!
         let searchSamples = trackers.map(\.searchSamples).max()!
@@ -371,8 +374,9 @@ public struct OnsetDetector: Sendable {
         }
         tracker.lastOnsetFrame = frame
         tracker.lastOnsetPeakDB = peakDB
-        let features = measure(onsetFrame: frame, peakTime: peakTime, peakDB: peakDB, floorDB: floorDB,
-                               threshold: tracker.configuration.thresholdDB)
+        let features = tracker.measuresFeatures
+            ? measure(onsetFrame: frame, peakTime: peakTime, peakDB: peakDB, floorDB: floorDB, threshold: tracker.configuration.thresholdDB)
+            : nil
         onsets.append(Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
                             strength: peakDB, snrDB: peakSNR, features: features))
     }
