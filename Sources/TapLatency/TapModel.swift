@@ -14,7 +14,7 @@ import TapMatching
 public struct TapModel: Sendable, Equatable {
     /// Median attack (start to power peak) of the matched taps, seconds.
     public var attack: Double
-    /// Median decay (``OnsetFeatures/decayDB``) of the matched taps, dB.
+    /// Median decay (`OnsetFeatures.decayDB`) of the matched taps, dB.
     public var decay: Double
     /// Robust standard deviations of attack (seconds) and decay (dB).
     public var attackScale: Double

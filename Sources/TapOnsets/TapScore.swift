@@ -15,10 +15,10 @@ import TapAudio
 /// | decay | ``decayBoundary`` dB | coughs and speech are sustained |
 /// | level under the recording's taps | ``levelRange`` dB | background blips far below every tap |
 ///
-/// The second sound of a press–release pair (``pressReleasePairs(_:own:)``) and the onsets of
-/// a train (``trainMembers(_:)``) have their scores multiplied by ``pairFactor``. A score of 0.5 therefore means one property sits at
-/// its boundary and the others are clearly tap-like; the default cut
-/// (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
+/// The second sound of a press–release pair (see `pressReleasePairs`) and the onsets of
+/// a train (see `trainMembers`) have their scores multiplied by ``pairFactor``. A score of
+/// 0.5 therefore means one property sits at its boundary and the others are clearly
+/// tap-like; the default cut (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
 /// onset's peak with the recording's reference level, the second-loudest onset that passes
 /// the others: a tap 30 dB quieter than that is still scored 1, a blip 50 dB under it is
 /// scored near 0.
