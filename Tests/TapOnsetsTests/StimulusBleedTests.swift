@@ -224,10 +224,9 @@ struct BleedScenario {
         let plain = try detectTapOnsets(inFile: recording)
         try Signal(samples: Array(scenario.stimulus.samples.prefix(Int(3 * scenario.rate))), sampleRate: scenario.rate)
             .write(to: directory + "/short.wav", format: .wavFloat)
-        try Signal(samples: scenario.stimulus.samples, sampleRate: 48_000).write(to: directory + "/rate.wav", format: .wavFloat)
         try "not audio".write(toFile: directory + "/text.wav", atomically: true, encoding: .utf8)
         let cases: [(file: String, words: String)] = [
-            ("missing.wav", "cannot open"), ("text.wav", "cannot open"), ("rate.wav", "sample rate is 48000 Hz"),
+            ("missing.wav", "cannot open"), ("text.wav", "cannot open"),
             ("short.wav", "overlaps the recording for 3.0 s"),
         ]
         for (file, words) in cases {
@@ -241,6 +240,32 @@ struct BleedScenario {
             #expect(report.message.contains("click grid"))
             #expect(detection.onsets == plain.onsets)
         }
+    }
+
+    @Test func aStimulusAtAnotherRateIsConverted() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenario = Self.scenario
+        try scenario.recording.write(to: directory + "/rec.wav", format: .wavFloat)
+        // The stimulus stored at 48 kHz, played (and recorded) at 44.1 kHz.
+        try scenario.stimulus.resampled(to: 48_000).write(to: directory + "/music-48k.wav", format: .wavFloat)
+        let detection = try detectTapOnsets(inFile: directory + "/rec.wav",
+                                            stimulus: StimulusInput(path: directory + "/music-48k.wav"))
+        let report = try #require(detection.stimulusBleed)
+        #expect(report.removed, "\(report.message)")
+        #expect(abs((report.delay ?? 0) - 0.003) < 0.0001)
+        let found = scenario.score(detection.onsets, tolerance: Int(0.0005 * scenario.rate))
+        #expect(found.precision == 1 && found.recall == 1)
+
+        // The same samples declared at 48 kHz are another (faster) piece of music: converted,
+        // read, and found not to be in the recording.
+        try Signal(samples: scenario.stimulus.samples, sampleRate: 48_000).write(to: directory + "/rate.wav", format: .wavFloat)
+        let other = try detectTapOnsets(inFile: directory + "/rec.wav", stimulus: StimulusInput(path: directory + "/rate.wav"))
+        guard case .notReduced(let reason) = other.stimulusBleed?.status else {
+            Issue.record("status \(String(describing: other.stimulusBleed?.status))")
+            return
+        }
+        #expect(reason.contains(directory + "/rate.wav"))
     }
 
     @Test func anUnrelatedStimulusIsNotSubtracted() {
