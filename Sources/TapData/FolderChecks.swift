@@ -25,7 +25,7 @@ extension TapItFolder {
     }
 
     /// Reads every play-order file and checks it against the tasks present and, when
-    /// ``trackListPath`` holds a file, against the number of tracks.
+    /// `trackList` (default ``trackListPath``) holds a file, against the number of tracks.
     ///
     /// Errors (the analysis still runs; the exit status becomes 1):
     /// - a play-order file that cannot be read or parsed (file and line);
@@ -35,10 +35,10 @@ extension TapItFolder {
     ///
     /// Warnings: a user with tasks but no play-order file; an index in a play order with no
     /// task files for it (a session stopped early, or files taken out).
-    public func checkPlayOrders() -> PlayOrderCheck {
+    public func checkPlayOrders(trackList: String? = nil) -> PlayOrderCheck {
         var check = PlayOrderCheck()
         var trackCount: Int?
-        let listPath = trackListPath
+        let listPath = trackList ?? trackListPath
         if FileManager.default.fileExists(atPath: listPath) {
             do { trackCount = try TrackList.read(listPath).count } catch { check.errors.append(error) }
         }
