@@ -6,9 +6,10 @@ import TapAudio
 public struct StimulusInput: Sendable, Equatable {
     /// Where the stimulus's samples come from.
     public enum Audio: Sendable, Equatable {
-        /// An audio file; its channels are mixed to mono.
+        /// An audio file; its channels are mixed to mono, and at another rate than the
+        /// recording's it is converted to it (TapAudio's `ConvertingFileReader`).
         case file(path: String)
-        /// Samples in memory (mono).
+        /// Samples in memory (mono), converted like a file when at another rate.
         case signal(Signal)
     }
 
@@ -84,8 +85,9 @@ public struct StimulusBleedReport: Sendable, Equatable {
     public enum Status: Sendable, Equatable {
         /// The stimulus's bleed was subtracted before detection.
         case removed
-        /// The stimulus could not be used (missing, unreadable, another sample rate, too
-        /// short); the reason names the file.
+        /// The stimulus could not be used (missing, unreadable, too short, or at another
+        /// sample rate that is not a whole number of frames per second, so that it cannot be
+        /// converted); the reason names the file.
         case unusable(reason: String)
         /// The stimulus was read, but its bleed could not be estimated or subtracting it did
         /// not lower the recording's power: nothing was subtracted. The reason says which.
