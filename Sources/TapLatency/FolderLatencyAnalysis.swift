@@ -48,7 +48,8 @@ public struct SkippedFile: Sendable, Equatable, CustomStringConvertible {
 /// (``LatencyAnalysisOptions/experimentFolder``, by default the folder above `path`), task
 /// `NNN_TT` is given track `TT` of the list as its stimulus, starting at frame 0 of the
 /// recording, and its bleed is removed before detection when it can be
-/// (``TaskLatency/stimulusBleed``). An explicit experiment folder without a readable
+/// (``TaskLatency/stimulusBleed``). A task whose capture sidecar says another file was played
+/// is given that file, and the track list's entry is a failure (`TapItFolder/taskStimuli(trackList:trackListPath:)`). An explicit experiment folder without a readable
 /// `trackList.xml` is a failure; the tasks are then analysed with the click grid.
 ///
 /// - Parameters:
@@ -67,19 +68,20 @@ public func analyzeLatency(folder path: String, options: LatencyAnalysisOptions 
     var failures = folder.problems.map(AnalysisError.data)
     let trackListExists = FileManager.default.fileExists(atPath: trackListPath)
     if options.experimentFolder != nil && !trackListExists { failures.append(.data(.notFound(path: trackListPath))) }
-    // The stimulus files by track (1-based); a track list that cannot be read is reported by
-    // the play-order check below.
-    var tracks: [String] = []
-    if options.stimulusBleed == .auto, options.bleed != .keep, trackListExists, let list = try? TrackList.read(trackListPath) {
-        tracks = list
+    // Each task's stimulus file; a track list that cannot be read is reported by the play-order
+    // check below.
+    var stimuli: [TaskID: String] = [:]
+    if options.stimulusBleed == .auto, options.bleed != .keep, trackListExists,
+       let entries = try? TrackList.readEntries(trackListPath) {
+        let found = folder.taskStimuli(trackList: entries, trackListPath: trackListPath)
+        let experiment = options.experimentFolder ?? URL(fileURLWithPath: trackListPath).deletingLastPathComponent().path
+        stimuli = found.stimuli.mapValues { inFolder(experiment, $0) }
+        failures += found.errors.map(AnalysisError.data)
     }
-    let experiment = options.experimentFolder ?? URL(fileURLWithPath: trackListPath).deletingLastPathComponent().path
-    let stimuli = tracks.map { inFolder(experiment, $0) }
-    let results = runInParallel(count: runnable.count, jobs: jobs, progress: progress) { index -> Result<TaskLatency, AnalysisError> in
+    let results = runInParallel(count: runnable.count, jobs: jobs, progress: progress) { [stimuli] index -> Result<TaskLatency, AnalysisError> in
         let task = runnable[index]
-        let track = task.id.track
         // Tap-It and `tapkit run` start playback and recording in the same cycle.
-        let stimulus = track >= 1 && track <= stimuli.count ? StimulusInput(path: stimuli[track - 1], offset: 0) : nil
+        let stimulus = stimuli[task.id].map { StimulusInput(path: $0, offset: 0) }
         return Result { () throws(AnalysisError) in
             try analyzeLatency(id: task.id, timestampsPath: task.timestampsPath!, audioPath: task.audioPath!, options: options,
                                stimulus: stimulus)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TapAudio
+import TapData
 import TapTestSupport
 
 /// An experiment folder as `tapkit run` lays it out, built from synthetic signals: a music
@@ -208,6 +209,25 @@ struct MusicExperiment {
         #expect(lines.contains { $0.hasPrefix("warning: \(folder.file("data/001_02.wav")): task 001_02: stimulus ") && $0.contains("gone.wav")
             && $0.contains("click grid") }, "\(result.stderr)")
         #expect(lines.contains { $0.hasPrefix("error: \(folder.file("data/001_play_order.txt")):2:") && $0.contains("track index 5") },
+                "\(result.stderr)")
+    }
+
+    @Test func aTrackListChangedAfterTheSessionIsNamedAndThePlayedFileUsed() throws {
+        let folder = TemporaryFolder()
+        // The list's only entry (line 3) names another file than the sidecar says was played.
+        try Self.experiment.write(experiment: folder.path, tracks: ["edited.wav"])
+        try TaskSidecar(task: "001_01", stimulus: "music.wav", sampleRate: MusicExperiment.rate, periodFrames: 128,
+                        outputPorts: ["system:playback_1"], inputPort: "system:capture_1", tapInput: "keyboard",
+                        taps: Self.experiment.touches.count, stimulusSampleRate: MusicExperiment.rate, stimulusUnderrunFrames: 0,
+                        xruns: 0, droppedFrames: 0, startedAt: "2026-11-24T00:00:00Z", tapkitVersion: "0.0.0", completed: true)
+            .write(to: folder.file("data/001_01.json"))
+        let result = try runTapKit(["latency", folder.file("data"), "--format", "json"])
+        #expect(result.status == 1)
+        let task = try #require(try tasks(result.stdout).first)
+        let bleed = task["stimulus_bleed"] as? [String: Any]
+        #expect(bleed?["status"] as? String == "removed" && (bleed?["file"] as? String)?.hasSuffix("/music.wav") == true, "\(task)")
+        let trackList = URL(fileURLWithPath: folder.file("trackList.xml")).standardizedFileURL.path
+        #expect(result.stderr.contains("error: \(trackList):3: track 1 is \"edited.wav\", but task 001_01 played \"music.wav\""),
                 "\(result.stderr)")
     }
 }
