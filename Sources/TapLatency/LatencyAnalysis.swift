@@ -82,7 +82,7 @@ public struct TaskLatency: Sendable {
     public var audioPath: String?
     /// The task's timestamp file, when it was read from a file (for messages).
     public var timestampsPath: String?
-    /// What became of the stimulus given for bleed removal (``StimulusBleedReport/removed``,
+    /// What became of the stimulus given for bleed removal (`StimulusBleedReport.removed`,
     /// or why not); nil when none was given. Its file is `stimulusPath`.
     public var stimulusBleed: StimulusBleedReport?
     /// The stimulus file given for bleed removal; nil when none was.
