@@ -25,7 +25,7 @@ extension TapItFolder {
     }
 
     /// Reads every play-order file and checks it against the tasks present and, when
-    /// ``trackListPath`` holds a file, against the number of tracks.
+    /// `trackList` (default ``trackListPath``) holds a file, against the number of tracks.
     ///
     /// Errors (the analysis still runs; the exit status becomes 1):
     /// - a play-order file that cannot be read or parsed (file and line);
@@ -35,10 +35,10 @@ extension TapItFolder {
     ///
     /// Warnings: a user with tasks but no play-order file; an index in a play order with no
     /// task files for it (a session stopped early, or files taken out).
-    public func checkPlayOrders() -> PlayOrderCheck {
+    public func checkPlayOrders(trackList: String? = nil) -> PlayOrderCheck {
         var check = PlayOrderCheck()
         var trackCount: Int?
-        let listPath = trackListPath
+        let listPath = trackList ?? trackListPath
         if FileManager.default.fileExists(atPath: listPath) {
             do { trackCount = try TrackList.read(listPath).count } catch { check.errors.append(error) }
         }
@@ -108,5 +108,51 @@ extension TapItFolder {
             return (true, "not named like a task: user and track must be digits, NNN_TT (001_01.txt, 001_01.wav)")
         }
         return (false, "not a Tap-It file (NNN_TT.txt, NNN_TT.wav, NNN_play_order.txt)")
+    }
+}
+
+/// The stimulus each task of a folder heard, as named in the experiment's track list, and
+/// where the track list contradicts what was played.
+public struct TaskStimuli: Sendable, Equatable {
+    /// The stimulus file of each task, as the track list names it (relative to the experiment
+    /// folder). Tasks whose track is beyond the list have none.
+    public var stimuli: [TaskID: String] = [:]
+    /// Track-list entries that name another file than the task's capture sidecar says was
+    /// played (`file:line` of the track list): the list was edited after the session.
+    public var errors: [TapDataError] = []
+
+    /// A result from its parts.
+    public init(stimuli: [TaskID: String] = [:], errors: [TapDataError] = []) {
+        self.stimuli = stimuli
+        self.errors = errors
+    }
+}
+
+extension TapItFolder {
+    /// The stimulus of every complete task: task `NNN_TT` heard element `TT` of the track list
+    /// (`entries`, read from `trackListPath` with `TrackList.readEntries(_:)`). When the task's
+    /// capture sidecar (`NNN_TT.json`, written by `tapkit run`) names another file, the track
+    /// list was changed after the session: that is an error at the entry's line, and the
+    /// sidecar's file, the one that was played, is the task's stimulus. A sidecar that cannot
+    /// be read is passed over (the analysis needs none).
+    public func taskStimuli(trackList entries: [(name: String, line: Int)], trackListPath: String) -> TaskStimuli {
+        var result = TaskStimuli()
+        for task in completeTasks {
+            let track = task.id.track
+            guard track >= 1 && track <= entries.count else { continue }
+            let entry = entries[track - 1]
+            var stimulus = entry.name
+            let sidecarPath = joinPath(path, "\(task.id).json")
+            if FileManager.default.fileExists(atPath: sidecarPath), let sidecar = try? TaskSidecar.read(sidecarPath),
+               sidecar.stimulus != entry.name {
+                result.errors.append(.inconsistent(
+                    path: trackListPath, line: entry.line,
+                    message: "track \(track) is \(quoted(entry.name)), but task \(task.id) played \(quoted(sidecar.stimulus)) (\(sidecarPath)): the track list was changed after the session; the file played is used"))
+                guard TrackListScanner.placeProblem(sidecar.stimulus) == nil else { continue }
+                stimulus = sidecar.stimulus
+            }
+            result.stimuli[task.id] = stimulus
+        }
+        return result
     }
 }

@@ -24,6 +24,12 @@ public enum TrackList {
         return try scanner.fileNames()
     }
 
+    /// Reads a track list keeping the line of every `<filename>` element, for messages.
+    public static func readEntries(_ path: String) throws(TapDataError) -> [(name: String, line: Int)] {
+        var scanner = TrackListScanner(text: try TextFile.read(path), path: path)
+        return try scanner.entries()
+    }
+
     /// Writes a track list that ``read(_:)`` returns unchanged.
     ///
     /// Throws ``TapDataError/invalidValue(path:index:message:)`` for an empty name or

@@ -14,7 +14,12 @@ struct TrackListScanner {
 
     /// The decoded, trimmed contents of every `<filename>` element, in document order.
     mutating func fileNames() throws(TapDataError) -> [String] {
-        var names: [String] = []
+        try entries().map(\.name)
+    }
+
+    /// Every `<filename>` element's contents and the line its tag opens on.
+    mutating func entries() throws(TapDataError) -> [(name: String, line: Int)] {
+        var names: [(name: String, line: Int)] = []
         while position < bytes.count {
             if bytes[position] == UInt8(ascii: "<") {
                 if matches("<!--") {
@@ -27,7 +32,8 @@ struct TrackListScanner {
                     continue
                 }
                 if matchesTag("<filename") {
-                    names.append(try element())
+                    let openLine = line
+                    names.append((try element(), openLine))
                     continue
                 }
             }

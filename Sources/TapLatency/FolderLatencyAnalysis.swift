@@ -1,5 +1,6 @@
 import Foundation
 import TapData
+import TapOnsets
 import TapStatistics
 import Synchronization
 
@@ -13,7 +14,7 @@ public struct FolderLatencyReport: Sendable {
     /// undecodable recording), in the order of the tasks they belong to.
     public var failures: [AnalysisError]
     /// Problems that do not stop or fail anything: play-order gaps (see
-    /// `TapItFolder/checkPlayOrders()`).
+    /// `TapItFolder/checkPlayOrders(trackList:)`).
     public var warnings: [TapDataError] = []
     /// Entries of the folder that were not read, with why, in name order.
     public var skippedFiles: [SkippedFile] = []
@@ -39,12 +40,21 @@ public struct SkippedFile: Sendable, Equatable, CustomStringConvertible {
 
 /// Analyses every task of a Tap-It data folder, `jobs` tasks at a time. One bad task never
 /// stops the batch: it is reported in ``FolderLatencyReport/failures`` and the rest go on.
-/// The play-order files are checked against the tasks (`TapItFolder/checkPlayOrders()`):
-/// their errors join the failures, their warnings go to ``FolderLatencyReport/warnings``.
+/// The play-order files are checked against the tasks and the experiment's track list
+/// (`TapItFolder/checkPlayOrders(trackList:)`): their errors join the failures, their
+/// warnings go to ``FolderLatencyReport/warnings``.
+///
+/// With ``StimulusBleedMode/auto`` and the experiment folder's `trackList.xml` present
+/// (``LatencyAnalysisOptions/experimentFolder``, by default the folder above `path`), task
+/// `NNN_TT` is given track `TT` of the list as its stimulus, starting at frame 0 of the
+/// recording, and its bleed is removed before detection when it can be
+/// (``TaskLatency/stimulusBleed``). A task whose capture sidecar says another file was played
+/// is given that file, and the track list's entry is a failure (`TapItFolder/taskStimuli(trackList:trackListPath:)`). An explicit experiment folder without a readable
+/// `trackList.xml` is a failure; the tasks are then analysed with the click grid.
 ///
 /// - Parameters:
 ///   - path: the data folder.
-///   - options: onset detection, channel, bleed handling and matching for every task.
+///   - options: onset detection, channel, bleed handling, stimulus bleed and matching for every task.
 ///   - jobs: how many tasks run in parallel (default: one per core).
 ///   - progress: called after each task with (tasks done, tasks in all), from any thread.
 /// - Throws: `TapDataError` only when the folder itself is unusable (missing, unreadable,
@@ -54,21 +64,37 @@ public func analyzeLatency(folder path: String, options: LatencyAnalysisOptions 
                            progress: (@Sendable (Int, Int) -> Void)? = nil) throws(TapDataError) -> FolderLatencyReport {
     let folder = try TapItFolder.scan(path)
     let runnable = folder.tasks.filter(\.isComplete)
-    let results = runInParallel(count: runnable.count, jobs: jobs, progress: progress) { index -> Result<TaskLatency, AnalysisError> in
+    let trackListPath = options.experimentFolder.map { inFolder($0, "trackList.xml") } ?? folder.trackListPath
+    var failures = folder.problems.map(AnalysisError.data)
+    let trackListExists = FileManager.default.fileExists(atPath: trackListPath)
+    if options.experimentFolder != nil && !trackListExists { failures.append(.data(.notFound(path: trackListPath))) }
+    // Each task's stimulus file; a track list that cannot be read is reported by the play-order
+    // check below.
+    var stimuli: [TaskID: String] = [:]
+    if options.stimulusBleed == .auto, options.bleed != .keep, trackListExists,
+       let entries = try? TrackList.readEntries(trackListPath) {
+        let found = folder.taskStimuli(trackList: entries, trackListPath: trackListPath)
+        let experiment = options.experimentFolder ?? URL(fileURLWithPath: trackListPath).deletingLastPathComponent().path
+        stimuli = found.stimuli.mapValues { inFolder(experiment, $0) }
+        failures += found.errors.map(AnalysisError.data)
+    }
+    let results = runInParallel(count: runnable.count, jobs: jobs, progress: progress) { [stimuli] index -> Result<TaskLatency, AnalysisError> in
         let task = runnable[index]
+        // Tap-It and `tapkit run` start playback and recording in the same cycle.
+        let stimulus = stimuli[task.id].map { StimulusInput(path: $0, offset: 0) }
         return Result { () throws(AnalysisError) in
-            try analyzeLatency(id: task.id, timestampsPath: task.timestampsPath!, audioPath: task.audioPath!, options: options)
+            try analyzeLatency(id: task.id, timestampsPath: task.timestampsPath!, audioPath: task.audioPath!, options: options,
+                               stimulus: stimulus)
         }
     }
     var tasks: [TaskLatency] = []
-    var failures = folder.problems.map(AnalysisError.data)
     for result in results {
         switch result {
         case .success(let task): tasks.append(task)
         case .failure(let error): failures.append(error)
         }
     }
-    let playOrders = folder.checkPlayOrders()
+    let playOrders = folder.checkPlayOrders(trackList: trackListPath)
     failures += playOrders.errors.map(AnalysisError.data)
     var report = FolderLatencyReport(folder: path, tasks: tasks, failures: failures)
     report.warnings = playOrders.warnings
@@ -77,6 +103,11 @@ public func analyzeLatency(folder path: String, options: LatencyAnalysisOptions 
         return SkippedFile(path: path, reason: why.reason, looksLikeTask: why.looksLikeTask)
     }
     return report
+}
+
+/// `folder/name`, without doubling a trailing slash.
+private func inFolder(_ folder: String, _ name: String) -> String {
+    folder.hasSuffix("/") ? folder + name : folder + "/" + name
 }
 
 /// Runs `body` for 0..<count on `jobs` threads and returns the results in index order, so

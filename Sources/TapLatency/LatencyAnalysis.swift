@@ -15,16 +15,36 @@ public struct LatencyAnalysisOptions: Sendable {
     /// What to do about metronome clicks leaking from the headphones into the microphone
     /// (default: subtract them and detect again; see `detectTapOnsets(inFile:channel:configuration:bleed:)`).
     public var bleed: BleedHandling
+    /// Whether a folder's tasks have their stimulus's bleed removed through the stimulus files
+    /// of the experiment folder (``experimentFolder``); see ``StimulusBleedMode``.
+    public var stimulusBleed: StimulusBleedMode
+    /// The experiment folder: the one holding `trackList.xml` and the stimulus files. Nil: the
+    /// folder above the data folder (`experiment/data`, as Tap-It and `tapkit run` lay it out).
+    public var experimentFolder: String?
 
     /// Creates options; the defaults suit Tap-It data.
     public init(onsetDetection: OnsetDetectorConfiguration = .standard,
                 matching: MatchingConfiguration = .default, channel: ChannelSelection = .mix,
-                bleed: BleedHandling = .cancel) {
+                bleed: BleedHandling = .cancel, stimulusBleed: StimulusBleedMode = .auto,
+                experimentFolder: String? = nil) {
         self.onsetDetection = onsetDetection
         self.matching = matching
         self.channel = channel
         self.bleed = bleed
+        self.stimulusBleed = stimulusBleed
+        self.experimentFolder = experimentFolder
     }
+}
+
+/// Whether the folder analysis removes each task's stimulus bleed through its stimulus file.
+public enum StimulusBleedMode: String, Sendable, CaseIterable {
+    /// When the experiment folder's `trackList.xml` is there: task `NNN_TT` heard track `TT` of
+    /// it, from frame 0 of its recording; its bleed is estimated and subtracted before
+    /// detection, or, when that file cannot be used or its bleed is not found, the click grid
+    /// is used and the report says why. Without a track list, the click grid alone. The default.
+    case auto
+    /// The click grid alone; stimulus files are not read.
+    case off
 }
 
 /// The latency analysis of one task: the logged touches, the detected onsets, how they pair
@@ -62,6 +82,11 @@ public struct TaskLatency: Sendable {
     public var audioPath: String?
     /// The task's timestamp file, when it was read from a file (for messages).
     public var timestampsPath: String?
+    /// What became of the stimulus given for bleed removal (`StimulusBleedReport.removed`,
+    /// or why not); nil when none was given. Its file is `stimulusPath`.
+    public var stimulusBleed: StimulusBleedReport?
+    /// The stimulus file given for bleed removal; nil when none was.
+    public var stimulusPath: String?
 
     /// Creates the analysis of a task from its parts; ``latency`` is derived from the pairs.
     public init(id: TaskID, touches: [Seconds], onsets: [Onset], stimulusOnsets: [Onset] = [], match: MatchResult,
@@ -77,20 +102,26 @@ public struct TaskLatency: Sendable {
 }
 
 /// Analyses one task: reads the timestamps, detects the onsets in the recording (streamed),
-/// and matches them.
-/// - Throws: ``AnalysisError`` naming the file (and line) at fault.
+/// and matches them. With a `stimulus` (what the participant heard), its bleed is removed
+/// before detection when it can be (`detectTapOnsets(inFile:channel:configuration:bleed:stimulus:stimulusConfiguration:)`);
+/// ``TaskLatency/stimulusBleed`` says whether it was.
+/// - Throws: ``AnalysisError`` naming the file (and line) at fault. A stimulus file that
+///   cannot be used does not throw: the task is analysed with the click grid.
 public func analyzeLatency(id: TaskID, timestampsPath: String, audioPath: String,
-                           options: LatencyAnalysisOptions = LatencyAnalysisOptions()) throws(AnalysisError) -> TaskLatency {
+                           options: LatencyAnalysisOptions = LatencyAnalysisOptions(),
+                           stimulus: StimulusInput? = nil) throws(AnalysisError) -> TaskLatency {
     let touches: [Seconds]
     do { touches = try TimestampFile.read(timestampsPath) } catch { throw .data(error) }
     let detection: TapOnsetDetection
     do {
         detection = try detectTapOnsets(inFile: audioPath, channel: options.channel,
-                                        configuration: options.onsetDetection, bleed: options.bleed)
+                                        configuration: options.onsetDetection, bleed: options.bleed, stimulus: stimulus)
     } catch { throw .audio(error) }
     var task = analyzeLatency(id: id, touches: touches, detection: detection, options: options)
     task.audioPath = audioPath
     task.timestampsPath = timestampsPath
+    task.stimulusBleed = detection.stimulusBleed
+    task.stimulusPath = detection.stimulusBleed == nil ? nil : stimulus?.name
     return task
 }
 

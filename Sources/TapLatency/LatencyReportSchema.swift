@@ -1,6 +1,7 @@
 import Foundation
 import TapAudio
 import TapData
+import TapOnsets
 import TapStatistics
 
 /// One row of `tapkit latency` output: a task, or `overall`. Field names are the schema of
@@ -41,6 +42,9 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
     /// Why the task's figures are doubtful (``QualityFlag`` texts); empty when nothing is,
     /// and always for `overall`.
     public var flags: [String] = []
+    /// Whether the task's stimulus bleed was removed through its stimulus file; nil when no
+    /// stimulus file was given, and always for `overall`. JSON only (CSV and table keep their columns).
+    public var stimulusBleed: StimulusBleedRow?
     /// The matched pairs, when asked for.
     public var pairs: [PairRow]?
 
@@ -49,7 +53,7 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
         case nUnmatchedTouches = "n_unmatched_touches", nUnmatchedOnsets = "n_unmatched_onsets"
         case nMissedTouches = "n_missed_touches", nOtherOnsets = "n_other_onsets"
         case meanMs = "mean_ms", sdMs = "sd_ms", medianMs = "median_ms", iqrMs = "iqr_ms"
-        case ci95Ms = "ci95_ms", driftPpm = "drift_ppm", flags, pairs
+        case ci95Ms = "ci95_ms", driftPpm = "drift_ppm", flags, stimulusBleed = "stimulus_bleed", pairs
     }
 
     /// Absent statistics are written as `null`, so every row has every field.
@@ -71,6 +75,7 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
         try container.encode(ci95Ms, forKey: .ci95Ms)
         try container.encode(driftPpm, forKey: .driftPpm)
         try container.encode(flags, forKey: .flags)
+        try container.encode(stimulusBleed, forKey: .stimulusBleed)
         try container.encodeIfPresent(pairs, forKey: .pairs)
     }
 
@@ -86,6 +91,54 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
         let statistics: [Double?] = [meanMs, sdMs, medianMs, iqrMs, ci95Ms?[0], ci95Ms?[1]]
         let drift: String = driftPpm.map { String(format: "%.1f", $0) } ?? ""
         return counts + statistics.map(formatMs) + [drift, flags.joined(separator: ";")]
+    }
+}
+
+/// What became of a task's stimulus file in the output (`"stimulus_bleed"` in JSON).
+public struct StimulusBleedRow: Sendable, Equatable, Codable {
+    /// The stimulus file.
+    public var file: String
+    /// `removed` (its bleed was subtracted before detection) or `fallback` (the click grid was
+    /// used instead; ``reason`` says why).
+    public var status: String
+    /// Why it was not removed, naming the file; nil when it was.
+    public var reason: String?
+    /// The stimulus's acoustic and device delay in the recording at its start, ms; nil when none was found.
+    public var delayMs: Double?
+    /// The drift of the stimulus's clock against the recording's, ppm; nil when no delay was found.
+    public var driftPpm: Double?
+    /// How much the subtraction lowered the high-passed recording's power where the bleed is
+    /// loud, dB; nil when nothing was subtracted.
+    public var reductionDb: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case file, status, reason, delayMs = "delay_ms", driftPpm = "drift_ppm", reductionDb = "reduction_db"
+    }
+
+    /// The row of a stimulus bleed report: milliseconds to 1 µs, ppm to 0.1, dB to 0.01.
+    public init(file: String, report: StimulusBleedReport) {
+        self.file = file
+        switch report.status {
+        case .removed:
+            status = "removed"
+        case .unusable(let why), .notReduced(let why):
+            status = "fallback"
+            reason = why
+        }
+        delayMs = report.delay.map(milliseconds)
+        driftPpm = report.driftPPM.map { ($0 * 10).rounded() / 10 }
+        reductionDb = report.reductionDB.map { ($0 * 100).rounded() / 100 }
+    }
+
+    /// Absent values are written as `null`, so the object always has every key.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(status, forKey: .status)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(delayMs, forKey: .delayMs)
+        try container.encode(driftPpm, forKey: .driftPpm)
+        try container.encode(reductionDb, forKey: .reductionDb)
     }
 }
 
@@ -159,6 +212,9 @@ extension LatencyRow {
         flags = task.flags.map(\.rawValue)
         nMissedTouches = task.missedTouches
         nOtherOnsets = task.otherOnsets
+        if let report = task.stimulusBleed, let file = task.stimulusPath {
+            stimulusBleed = StimulusBleedRow(file: file, report: report)
+        }
         if includePairs {
             pairs = task.match.pairs.map {
                 PairRow(touch: microseconds($0.touchTime), onset: microseconds($0.onsetTime), latencyMs: milliseconds($0.latency))

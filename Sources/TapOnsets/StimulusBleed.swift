@@ -6,9 +6,10 @@ import TapAudio
 public struct StimulusInput: Sendable, Equatable {
     /// Where the stimulus's samples come from.
     public enum Audio: Sendable, Equatable {
-        /// An audio file; its channels are mixed to mono.
+        /// An audio file; its channels are mixed to mono, and at another rate than the
+        /// recording's it is converted to it (TapAudio's `ConvertingFileReader`).
         case file(path: String)
-        /// Samples in memory (mono).
+        /// Samples in memory (mono), converted like a file when at another rate.
         case signal(Signal)
     }
 
@@ -84,8 +85,9 @@ public struct StimulusBleedReport: Sendable, Equatable {
     public enum Status: Sendable, Equatable {
         /// The stimulus's bleed was subtracted before detection.
         case removed
-        /// The stimulus could not be used (missing, unreadable, another sample rate, too
-        /// short); the reason names the file.
+        /// The stimulus could not be used (missing, unreadable, too short, or at another
+        /// sample rate that is not a whole number of frames per second, so that it cannot be
+        /// converted); the reason names the file.
         case unusable(reason: String)
         /// The stimulus was read, but its bleed could not be estimated or subtracting it did
         /// not lower the recording's power: nothing was subtracted. The reason says which.
@@ -202,22 +204,29 @@ enum StimulusBleedRemoval {
     /// The stimulus as mono audio at the recording's rate, or why it cannot be used.
     static func open(_ stimulus: StimulusInput, recording: some FrameReadable,
                      configuration: StimulusBleedConfiguration) -> Result<any FrameReadable, StimulusProblem> {
-        let source: any FrameReadable
+        var source: any FrameReadable
+        let rate = recording.sampleRate
         switch stimulus.audio {
         case .file(let path):
             do throws(AudioError) {
                 source = FileSource(reader: try AudioFileReader(path: path, channel: .mix))
+                // At another rate: converted as `tapkit run` converts a stimulus it plays.
+                if source.sampleRate != rate, let outputRate = wholeRate(rate), wholeRate(source.sampleRate) != nil {
+                    source = try ConvertedFileSource(path: path, rate: outputRate)
+                }
             } catch {
                 return .failure(StimulusProblem(reason: "stimulus \(error.description)"))
             }
         case .signal(let signal):
             guard !signal.samples.isEmpty else { return .failure(StimulusProblem(reason: "\(stimulus.name) is empty")) }
             source = SignalSource(signal: signal)
+            if signal.sampleRate != rate, let outputRate = wholeRate(rate), let converted = try? signal.resampled(to: outputRate) {
+                source = SignalSource(signal: converted)
+            }
         }
-        let rate = recording.sampleRate
         guard source.sampleRate == rate else {
             return .failure(StimulusProblem(reason: String(
-                format: "stimulus %@: its sample rate is %g Hz, the recording's %g Hz (convert it with `tapkit resample`)",
+                format: "stimulus %@: its sample rate is %g Hz, the recording's %g Hz, and one of them is not a whole number of frames per second (convert it with `tapkit resample`)",
                 stimulus.name, source.sampleRate, rate)))
         }
         let start = max(0, stimulus.offset)
@@ -336,9 +345,16 @@ enum StimulusBleedRemoval {
             return .notRemoved(report)
         }
         report.reductionDB = reduction
+        // Scored and split at the tap-score cut, as the click-grid path does.
         var detection = TapOnsetDetection(onsets: onsets, duration: Double(clips.samples) / rate, clippedRuns: clips.runs)
+            .classified(cut: configuration.minimumTapScore)
         detection.stimulusBleed = report
         return .detected(detection)
+    }
+
+    /// `rate` as a whole number of frames per second, or nil when it is not one.
+    private static func wholeRate(_ rate: Double) -> Int? {
+        rate > 0 && rate <= Double(Int32.max) && rate == rate.rounded() ? Int(rate) : nil
     }
 
     private static func searchText(_ configuration: StimulusBleedConfiguration) -> String {

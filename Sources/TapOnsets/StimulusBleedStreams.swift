@@ -38,6 +38,51 @@ extension SignalSource: FrameReadable {
     }
 }
 
+/// A file's channels mixed to mono and converted to another sample rate, read front to back
+/// through a `ConvertingFileReader` (the conversion `tapkit run` plays a stimulus through, so
+/// the samples are those that were played). A read before the frame reached starts the
+/// conversion again from the file's start: the bleed removal reads the stimulus in a few
+/// front-to-back passes, so this happens once per pass.
+final class ConvertedFileSource: FrameReadable {
+    let path: String
+    let sampleRate: Double
+    let frameCount: Int
+    private var reader: ConvertingFileReader
+    private var position = 0
+    private var scratch = [Float](repeating: 0, count: 16_384)
+
+    init(path: String, rate: Int) throws(AudioError) {
+        self.path = path
+        reader = try ConvertingFileReader(path: path, channels: [.mix], outputRate: rate)
+        sampleRate = Double(rate)
+        frameCount = reader.frameCount
+    }
+
+    func read(from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
+        if start < position {
+            reader = try ConvertingFileReader(path: path, channels: [.mix], outputRate: Int(sampleRate))
+            position = 0
+        }
+        while position < start {
+            let wanted = min(scratch.count, start - position)
+            let reader = self.reader
+            let got = try scratch.withUnsafeMutableBufferPointer { skip throws(AudioError) in
+                try reader.read(into: skip.baseAddress!, maximumFrames: wanted)
+            }
+            if got == 0 { return 0 }
+            position += got
+        }
+        var filled = 0
+        while filled < buffer.count {
+            let got = try reader.read(into: buffer.baseAddress! + filled, maximumFrames: buffer.count - filled)
+            if got == 0 { break }
+            filled += got
+        }
+        position += filled
+        return filled
+    }
+}
+
 /// A window onto a stream of samples that is produced front to back: frames
 /// `start ..< start + samples.count`; what lies before the window has been dropped.
 struct SlidingWindow {

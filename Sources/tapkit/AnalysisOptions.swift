@@ -2,6 +2,7 @@ import ArgumentParser
 import TapKit
 
 extension BleedHandling: ExpressibleByArgument {}
+extension StimulusBleedMode: ExpressibleByArgument {}
 
 /// Options shared by the commands that detect onsets.
 struct OnsetOptions: ParsableArguments {

@@ -16,6 +16,14 @@ struct LatencyCommand: ParsableCommand {
             the 'flags' column and warned about on stderr. The play-order files are checked \
             against the tasks (and a trackList.xml in the folder above); skipped files are \
             listed on stderr.
+
+            When the data folder sits in an experiment folder (the folder above holds \
+            trackList.xml, as 'tapkit run' and Tap-It lay it out) or --experiment names one, task \
+            NNN_TT heard track TT of the track list from frame 0 of its recording: that stimulus's \
+            bleed into the microphone is estimated and subtracted before detection, so the \
+            music's own onsets are not taken for taps. A stimulus file that cannot be used \
+            (missing, unreadable, too short) is warned about, and that task falls back to the \
+            metronome click grid; --format json says per task what was done ('stimulus_bleed').
             """)
 
     @Argument(help: "A Tap-It data folder (NNN_TT.txt and NNN_TT.wav files).")
@@ -30,6 +38,13 @@ struct LatencyCommand: ParsableCommand {
     @Option(help: "Tasks analysed in parallel; the default is one per core.")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: "Stimulus bleed removal through each task's stimulus file: auto (when the experiment folder's trackList.xml is found) or off (the metronome click grid alone).")
+    var stimulusBleed = StimulusBleedMode.auto
+
+    @Option(help: ArgumentHelp("The experiment folder holding trackList.xml and the stimulus files (default: the folder above the data folder).",
+                               valueName: "dir"))
+    var experiment: String?
+
     @OptionGroup var onsetOptions: OnsetOptions
 
     @OptionGroup var provenanceOption: ProvenanceOption
@@ -39,8 +54,11 @@ struct LatencyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = try onsetOptions.latencyOptions()
-        try provenanceOption.check(inputs: folderEntries(folder))
+        var options = try onsetOptions.latencyOptions()
+        options.stimulusBleed = stimulusBleed
+        options.experimentFolder = experiment
+        let inputs = folderEntries(folder) + (experiment.map(folderEntries) ?? [])
+        try provenanceOption.check(inputs: inputs)
         let progress = ProgressLine("analysing tasks")
         let report: FolderLatencyReport
         do {
@@ -76,19 +94,25 @@ struct LatencyCommand: ParsableCommand {
                 printOutput(render(LatencyRow.columns, (document.tasks + [document.overall]).map(\.cells)))
             }
         }
-        try provenanceOption.write(onsetOptions.provenance(), inputs: folderEntries(folder))
+        try provenanceOption.write(onsetOptions.provenance(), inputs: inputs)
         throw exitStatus(failures: report.failures.count)
     }
 }
 
 /// Everything a folder analysis has to say besides its rows, on stderr: errors, play-order
-/// warnings, skipped entries (a warning when the name looks like a task's, else a note) and
-/// each quality flag of each task.
+/// warnings, skipped entries (a warning when the name looks like a task's, else a note),
+/// each quality flag of each task, and each stimulus whose bleed was not removed (a warning
+/// when the file could not be used, a note when its bleed was not found or not reduced).
 func printDiagnostics(_ report: FolderLatencyReport, options: LatencyAnalysisOptions) {
     for failure in report.failures { printError("error: \(failure)") }
     for warning in report.warnings { printError("warning: \(warning)") }
     for skipped in report.skippedFiles { printError("\(skipped.looksLikeTask ? "warning" : "note"): \(skipped)") }
     for task in report.tasks {
         for line in task.flagWarnings(matching: options.matching) { printError("warning: \(line)") }
+        if let bleed = task.stimulusBleed, !bleed.removed {
+            let kind: String
+            if case .unusable = bleed.status { kind = "warning" } else { kind = "note" }
+            printError("\(kind): \(task.audioPath ?? task.id.description): task \(task.id): \(bleed.message)")
+        }
     }
 }

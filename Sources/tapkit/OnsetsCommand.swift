@@ -13,6 +13,11 @@ struct OnsetsCommand: ParsableCommand {
             sound looks like a tap (Docs/algorithms.md); 'kind' is tap, other (scored under \
             --min-score) or stimulus (metronome bleed); 'file' names the recording. Only taps are \
             listed unless --all is given. --features adds the measurements behind the score.
+
+            --stimulus FILE is what the participant heard: its bleed into the microphone is \
+            estimated and subtracted from every recording given before detection (a file at \
+            another sample rate is converted). When it cannot be used or its bleed is not found, \
+            the metronome click grid is used instead and stderr says why.
             """)
 
     @Argument(help: "Audio files (any format libsndfile reads).")
@@ -23,6 +28,14 @@ struct OnsetsCommand: ParsableCommand {
 
     @OptionGroup var onsetOptions: OnsetOptions
 
+    @Option(help: ArgumentHelp("The stimulus the participant heard, for every file given: its bleed is subtracted before detection.",
+                               valueName: "file"))
+    var stimulus: String?
+
+    @Option(help: ArgumentHelp("Where the stimulus's first frame sounds in the recordings, seconds (negative: it started before them; default 0, playback and recording started together).",
+                               valueName: "seconds"), transform: strictDecimal)
+    var stimulusOffset: Double?
+
     @Flag(help: "List every onset: other sounds and stimulus bleed too, not only taps.")
     var all = false
 
@@ -31,17 +44,28 @@ struct OnsetsCommand: ParsableCommand {
 
     @OptionGroup var provenanceOption: ProvenanceOption
 
+    func validate() throws {
+        if stimulusOffset != nil && stimulus == nil { throw ValidationError("--stimulus-offset needs --stimulus") }
+    }
+
     func run() throws {
         let configuration = try onsetOptions.detectorConfiguration()
         let channel = try onsetOptions.channelSelection()
-        try provenanceOption.check(inputs: files)
+        let inputs = files + (stimulus.map { [$0] } ?? [])
+        try provenanceOption.check(inputs: inputs)
+        let stimulusInput = stimulus.map { StimulusInput(path: $0, offset: stimulusOffset ?? 0) }
         var errors: [ErrorRow] = []
         var results: [(file: String, onsets: [Onset])] = []
         var failures = 0
         for file in files {
             do {
                 let detection = try detectTapOnsets(inFile: file, channel: channel, configuration: configuration,
-                                                    bleed: onsetOptions.bleed)
+                                                    bleed: onsetOptions.bleed, stimulus: stimulusInput)
+                if let report = detection.stimulusBleed, !report.removed {
+                    let kind: String
+                    if case .unusable = report.status { kind = "warning" } else { kind = "note" }
+                    printError("\(kind): \(file): \(report.message)")
+                }
                 results.append((file, all ? detection.allOnsets : detection.onsets))
             } catch {
                 printError("error: \(error)")
@@ -100,7 +124,7 @@ struct OnsetsCommand: ParsableCommand {
             let rows = results.flatMap { result in result.onsets.map { cells($0, result.file) } }
             printOutput((format == .csv ? renderCSV : renderTable)(columns, rows))
         }
-        try provenanceOption.write(onsetOptions.provenance(), inputs: files)
+        try provenanceOption.write(onsetOptions.provenance(), inputs: inputs)
         throw exitStatus(failures: failures)
     }
 }

@@ -25,6 +25,17 @@ import Testing
         #expect(try parse(xml) == ["click_120.wav", "song two.wav", "third.aiff"])
     }
 
+    @Test func entriesKeepTheLineTheirTagOpensOn() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory + "/trackList.xml"
+            try "<tracklist>\n  <!-- a\ncomment -->\n  <track><filename>a.wav</filename></track>\n  <filename>\n  b.wav\n</filename>\n</tracklist>\n"
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let entries = try TrackList.readEntries(file)
+            #expect(entries.map(\.name) == ["a.wav", "b.wav"])
+            #expect(entries.map(\.line) == [4, 5])
+        }
+    }
+
     @Test func noElementsIsAnEmptyList() throws {
         #expect(try parse("") == [])
         #expect(try parse("<tracklist/>") == [])
