@@ -258,17 +258,17 @@ public struct OnsetDetector: Sendable {
 
     private mutating func decide(_ tracker: inout Tracker, hop k: Int, level: Double, median: Double?, spread: Double,
                                  into onsets: inout [Onset]) {
-        var configuration = tracker.configuration
+        let configuration = tracker.configuration
         let floorDB = max(median ?? configuration.absoluteFloorDB, configuration.absoluteFloorDB)
         let snr = level - floorDB
         // Where the floor itself fluctuates (a gated or processed background), the threshold
         // rises with the fluctuation, so the background's own excursions do not start events.
-        configuration.thresholdDB = max(configuration.thresholdDB, configuration.floorSpreadFactor * spread)
+        let threshold = max(configuration.thresholdDB, configuration.floorSpreadFactor * spread)
         switch tracker.state {
         case .idle:
             // A quiet tap can dip under the release level and come back within milliseconds:
             // still the same tap, so no new event inside the refractory period.
-            if snr >= configuration.thresholdDB && (isPastRefractory(tracker, hop: k, eventStart: nil)
+            if snr >= threshold && (isPastRefractory(tracker, hop: k, eventStart: nil)
                                                     || level >= tracker.lastOnsetPeakDB + Self.replacingRiseDB) {
                 // The window of hop k reaches back `windowHops` hops; search before that.
                 let windowStart = (k + 1 - windowHops) * hop
@@ -276,7 +276,7 @@ public struct OnsetDetector: Sendable {
             }
         case .rising(let searchStart, let peakHop, let peakDB, let peakSNR):
             if k - peakHop >= windowHops && level > peakDB && isFastRise(at: k, rise: configuration.retriggerRiseDB)
-                && isPastRefractory(tracker, hop: k, eventStart: searchStart) && snr >= configuration.thresholdDB {
+                && isPastRefractory(tracker, hop: k, eventStart: searchStart) && snr >= threshold {
                 // A second transient on an event that had already peaked (a tap right after
                 // a click): the first keeps its own onset, the second starts a new event.
                 emit(&tracker, searchStart: searchStart, peakHop: peakHop, peakDB: peakDB, peakSNR: peakSNR, floorDB: peakDB - peakSNR, into: &onsets)
@@ -294,7 +294,7 @@ public struct OnsetDetector: Sendable {
                 tracker.state = .decaying(minimumHop: k, minimumDB: level, peakDB: previousPeakDB)
             } else if level - minimumDB >= configuration.retriggerRiseDB && isFastRise(at: k, rise: configuration.retriggerRiseDB)
                         && isPastRefractory(tracker, hop: k, eventStart: nil)
-                        && level > previousPeakDB - configuration.retriggerRiseDB && snr >= configuration.thresholdDB {
+                        && level > previousPeakDB - configuration.retriggerRiseDB && snr >= threshold {
                 // A new sound on the tail of the previous one: search from the trough's window.
                 let troughWindowStart = (minimumHop + 1 - windowHops) * hop
                 tracker.state = .rising(searchStart: troughWindowStart, peakHop: k, peakDB: level, peakSNR: snr)
