@@ -8,7 +8,8 @@ import TapMatching
 /// a touch apart: taps the device missed, or other sounds.
 ///
 /// The features are the ones that do not scale with loudness (a tap's level varies from tap
-/// to tap by tens of dB) nor depend on what came before: attack and decay. A feature counts as fitting when it lies
+/// to tap by tens of dB) nor depend on what came before: attack, decay and the spectral
+/// centroid (in octaves; one surface tapped by one finger keeps its spectrum). A feature counts as fitting when it lies
 /// within ``maximumDistance`` robust standard deviations (1.4826 × MAD, at least the feature's
 /// ``minimumScales``) of the median of the matched taps.
 public struct TapModel: Sendable, Equatable {
@@ -20,6 +21,11 @@ public struct TapModel: Sendable, Equatable {
     public var attackScale: Double
     /// See ``attackScale``.
     public var decayScale: Double
+    /// Median spectral centroid of the matched taps, in octaves (log₂ Hz); nil when too few
+    /// taps were measured.
+    public var centroidOctaves: Double?
+    /// Robust standard deviation of the centroid, octaves.
+    public var centroidScale: Double?
     /// How many matched taps the model was learnt from.
     public var examples: Int
 
@@ -27,7 +33,7 @@ public struct TapModel: Sendable, Equatable {
     public static let minimumExamples = 8
     /// The smallest spreads used, so a very regular participant does not make every other
     /// tap a misfit: 1 ms of attack, 2 dB of decay.
-    public static let minimumScales = (attack: 0.001, decay: 2.0)
+    public static let minimumScales = (attack: 0.001, decay: 2.0, centroidOctaves: 0.25)
     /// How many robust standard deviations a fitting onset may lie from the medians.
     public static let maximumDistance = 4.0
 
@@ -43,6 +49,10 @@ public struct TapModel: Sendable, Equatable {
         }
         (attack, attackScale) = medianAndScale(measured.map(\.attackDuration), minimum: Self.minimumScales.attack)
         (decay, decayScale) = medianAndScale(measured.map(\.decayDB), minimum: Self.minimumScales.decay)
+        let centroids = measured.compactMap(\.spectralCentroid).filter { $0 > 0 }.map(log2)
+        if centroids.count >= Self.minimumExamples {
+            (centroidOctaves, centroidScale) = medianAndScale(centroids, minimum: Self.minimumScales.centroidOctaves)
+        }
         examples = measured.count
     }
 
@@ -50,7 +60,11 @@ public struct TapModel: Sendable, Equatable {
     /// deviations; infinite for an onset without features.
     public func distance(_ onset: Onset) -> Double {
         guard let features = onset.features else { return .infinity }
-        return max(abs(features.attackDuration - attack) / attackScale, abs(features.decayDB - decay) / decayScale)
+        var distance = max(abs(features.attackDuration - attack) / attackScale, abs(features.decayDB - decay) / decayScale)
+        if let centroidOctaves, let centroidScale, let centroid = features.spectralCentroid, centroid > 0 {
+            distance = max(distance, abs(log2(centroid) - centroidOctaves) / centroidScale)
+        }
+        return distance
     }
 
     /// Whether the onset sounds like this participant's taps.

@@ -66,12 +66,22 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
     /// floor (nor than 60 dB), since a deeper decay cannot be measured. Taps decay (negative);
     /// sustained sounds such as coughs and speech do not.
     public var decayDB: Double
+    /// Spectral centroid of the first 10 ms (Hann window, FFTW), over the band the detector
+    /// listens to, Hz: where the sound's power sits. One surface tapped by one finger keeps its
+    /// spectrum from tap to tap; a knuckle's knock or a click has another. Nil when not measured.
+    public var spectralCentroid: Double?
+    /// Spectral flatness of the same spectrum (geometric over arithmetic mean of the power,
+    /// 0–1): near 1 for a noise-like contact burst, near 0 for a tone (a beep, a sine click).
+    public var spectralFlatness: Double?
 
     /// Creates a set of features.
-    public init(sustainedSNR: Double, attackDuration: Seconds, aboveMaskDB: Double, decayDB: Double) {
+    public init(sustainedSNR: Double, attackDuration: Seconds, aboveMaskDB: Double, decayDB: Double,
+                spectralCentroid: Double? = nil, spectralFlatness: Double? = nil) {
         self.sustainedSNR = sustainedSNR
         self.attackDuration = attackDuration
         self.aboveMaskDB = aboveMaskDB
         self.decayDB = decayDB
+        self.spectralCentroid = spectralCentroid
+        self.spectralFlatness = spectralFlatness
     }
 }

@@ -408,7 +408,41 @@ public struct OnsetDetector: Sendable {
         // A decay deeper than the sound stands over the floor cannot be measured: a quiet tap's
         // tail sinks into the noise within 10 ms however long it rings.
         let decay = max(-60, floorDB - head, soundPowerDB(tail) - soundPowerDB(head))
+        let spectrum = spectralShape(from: frame)
         return OnsetFeatures(sustainedSNR: head - floorDB, attackDuration: max(0, peakTime - Double(frame) / sampleRate),
-                             aboveMaskDB: peakDB - mask, decayDB: decay)
+                             aboveMaskDB: peakDB - mask, decayDB: decay,
+                             spectralCentroid: spectrum?.centroid, spectralFlatness: spectrum?.flatness)
+    }
+
+    /// Centroid (Hz) and flatness of the power spectrum of the first 10 ms from `frame` (the
+    /// next power of two in samples, Hann window), over the bins from the high-pass cut-off
+    /// to Nyquist. Nil when the history does not hold them or the stretch is silent.
+    private func spectralShape(from frame: Int) -> (centroid: Double, flatness: Double)? {
+        let length = 1 << Int(ceil(log2(max(16, 0.010 * sampleRate))))
+        guard frame >= samplesSeen - history.count, frame + length <= samplesSeen else { return nil }
+        // The detector is a value and holds no FFTW state; each thread keeps its own plan.
+        let fft = RealFFT.perThread(count: length)
+        // Hann window, its cosine stepped by rotation (no cos() per sample).
+        let step = 2 * Double.pi / Double(length)
+        let (stepCos, stepSin) = (cos(step), sin(step))
+        var (c, sn) = (1.0, 0.0)
+        for index in 0..<length {
+            fft.signal[index] = Float(0.5 - 0.5 * c) * history[(frame + index) & historyMask]
+            (c, sn) = (c * stepCos - sn * stepSin, sn * stepCos + c * stepSin)
+        }
+        fft.forward()
+        let binWidth = sampleRate / Double(length)
+        let firstBin = max(1, Int((configuration.highPassCutoff / binWidth).rounded(.up)))
+        var total = 0.0, weighted = 0.0, logSum = 0.0, bins = 0
+        for bin in firstBin...(length / 2) {
+            let re = Double(fft.spectrum[2 * bin]), im = Double(fft.spectrum[2 * bin + 1])
+            let power = re * re + im * im + 1e-30
+            total += power
+            weighted += power * Double(bin) * binWidth
+            logSum += log(power)
+            bins += 1
+        }
+        guard bins > 0, total > 1e-25 * Double(bins) else { return nil }
+        return (weighted / total, exp(logSum / Double(bins)) / (total / Double(bins)))
     }
 }

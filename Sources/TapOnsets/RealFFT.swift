@@ -62,6 +62,19 @@ public final class RealFFT {
         fftwf_free(spectrum.baseAddress)
     }
 
+    /// A transform of `count` points that belongs to the calling thread: made on the thread's
+    /// first call for that size and kept in its thread dictionary, so code that runs on many
+    /// threads (tasks analysed in parallel) plans once per thread, not once per use, and no
+    /// two threads share buffers.
+    static func perThread(count: Int) -> RealFFT {
+        let key = "TapOnsets.RealFFT.\(count)"
+        let dictionary = Thread.current.threadDictionary
+        if let fft = dictionary[key] as? RealFFT { return fft }
+        let fft = RealFFT(count: count)
+        dictionary[key] = fft
+        return fft
+    }
+
     /// ``signal`` → ``spectrum`` (unscaled). ``signal`` is left as it was.
     public func forward() {
         fftwf_execute(forwardPlan)

@@ -52,3 +52,24 @@ import TapKit
         #expect(task.missedTouches == task.match.unmatchedOnsetIndices.count && task.otherOnsets == 1)
     }
 }
+
+/// The tap model knows the taps' spectrum: a sound with the taps' attack and decay but its
+/// power two octaves higher (a knuckle's knock, a click) does not fit it.
+@Suite struct TapModelSpectrumTests {
+    func onset(centroid: Double) -> Onset {
+        Onset(time: 1, frame: 44_100, peakTime: 1.002, strength: -20, snrDB: 25,
+              features: OnsetFeatures(sustainedSNR: 20, attackDuration: 0.002, aboveMaskDB: 15, decayDB: -12,
+                                      spectralCentroid: centroid, spectralFlatness: 0.01))
+    }
+
+    @Test func aSoundTwoOctavesAwayDoesNotFit() throws {
+        let taps = (0..<10).map { onset(centroid: 900 * pow(2, 0.1 * Double($0 % 3 - 1))) }
+        let model = try #require(TapModel(taps: taps))
+        #expect(model.fits(onset(centroid: 950)))
+        #expect(!model.fits(onset(centroid: 3_600)))
+        // Without a measured spectrum, attack and decay alone decide.
+        var unmeasured = onset(centroid: 3_600)
+        unmeasured.features?.spectralCentroid = nil
+        #expect(model.fits(unmeasured))
+    }
+}

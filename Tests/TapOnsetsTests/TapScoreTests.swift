@@ -116,3 +116,35 @@ import TapAudio
         #expect(separateClickResidues(pass2, clicks: []).onsets == pass2)
     }
 }
+
+/// The spectral shape of an onset's first 10 ms (FFTW): where its power sits and how
+/// noise-like it is.
+@Suite struct SpectralShapeTests {
+    let rate = 48_000.0
+
+    func detected(_ sound: (Int) -> Double) -> [Onset] {
+        var random = TestRandom(state: 3)
+        var samples = (0..<144_000).map { _ in Float(0.0005 * random.gaussian()) }
+        for start in [24_000, 72_000, 120_000] {
+            for offset in 0..<Int(0.03 * rate) { samples[start + offset] += Float(sound(offset)) }
+        }
+        return detectTapOnsets(in: Signal(samples: samples, sampleRate: rate), bleed: .keep).allOnsets
+    }
+
+    @Test func aToneIsNarrowAndANoiseBurstIsFlat() throws {
+        var random = TestRandom(state: 9)
+        let tone = detected { n in 0.05 * exp(-Double(n) / 480) * sin(2 * Double.pi * 3_000 * Double(n) / 48_000) }
+        let noise = detected { n in 0.05 * exp(-Double(n) / 96) * random.gaussian() }
+        #expect(tone.count == 3 && noise.count == 3)
+        for onset in tone {
+            let features = try #require(onset.features)
+            #expect(abs(try #require(features.spectralCentroid) - 3_000) < 300)
+            #expect(try #require(features.spectralFlatness) < 0.05)
+        }
+        for onset in noise {
+            let features = try #require(onset.features)
+            #expect(try #require(features.spectralCentroid) > 6_000)
+            #expect(try #require(features.spectralFlatness) > 0.3)
+        }
+    }
+}
