@@ -13,7 +13,7 @@ public struct LatencyAnalysisOptions: Sendable {
     /// The recording's channel to analyse (Tap-It: the microphone is on both).
     public var channel: ChannelSelection
     /// What to do about metronome clicks leaking from the headphones into the microphone
-    /// (default: subtract them and detect again; see `detectTapOnsets(inFile:channel:configuration:bleed:)`).
+    /// (default: subtract them and detect again; see `detectTapOnsets(inFile:channel:configuration:bleed:stimulus:stimulusConfiguration:)`).
     public var bleed: BleedHandling
     /// Whether a folder's tasks have their stimulus's bleed removed through the stimulus files
     /// of the experiment folder (``experimentFolder``); see ``StimulusBleedMode``.

@@ -422,14 +422,8 @@ public struct OnsetDetector: Sendable {
         guard frame >= samplesSeen - history.count, frame + length <= samplesSeen else { return nil }
         // The detector is a value and holds no FFTW state; each thread keeps its own plan.
         let fft = RealFFT.perThread(count: length)
-        // Hann window, its cosine stepped by rotation (no cos() per sample).
-        let step = 2 * Double.pi / Double(length)
-        let (stepCos, stepSin) = (cos(step), sin(step))
-        var (c, sn) = (1.0, 0.0)
-        for index in 0..<length {
-            fft.signal[index] = Float(0.5 - 0.5 * c) * history[(frame + index) & historyMask]
-            (c, sn) = (c * stepCos - sn * stepSin, sn * stepCos + c * stepSin)
-        }
+        let window = fft.hannWindow
+        for index in 0..<length { fft.signal[index] = window[index] * history[(frame + index) & historyMask] }
         fft.forward()
         let binWidth = sampleRate / Double(length)
         let firstBin = max(1, Int((configuration.highPassCutoff / binWidth).rounded(.up)))

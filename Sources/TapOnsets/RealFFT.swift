@@ -62,6 +62,12 @@ public final class RealFFT {
         fftwf_free(spectrum.baseAddress)
     }
 
+    /// The periodic Hann window of ``count`` points, sin²(πn/N), computed on first use: what
+    /// both the stimulus path's blocks and the onsets' spectra are windowed with.
+    public private(set) lazy var hannWindow: [Float] = (0..<count).map { index in
+        Float(pow(sin(Double.pi * Double(index) / Double(count)), 2))
+    }
+
     /// A transform of `count` points that belongs to the calling thread: made on the thread's
     /// first call for that size and kept in its thread dictionary, so code that runs on many
     /// threads (tasks analysed in parallel) plans once per thread, not once per use, and no

@@ -140,12 +140,19 @@ public struct StimulusBleedReport: Sendable, Equatable {
 /// path's response estimated, and the predicted bleed subtracted from the high-passed
 /// recording before detection (Docs/algorithms.md, "Stimulus bleed"). When the stimulus is nil,
 /// cannot be used, or its subtraction does not lower the recording's power, the result is that
-/// of ``detectTapOnsets(inFile:channel:configuration:bleed:)`` (the click grid), and
-/// ``TapOnsetDetection/stimulusBleed`` says why. `bleed: .keep` ignores the stimulus.
+/// of the click grid, and ``TapOnsetDetection/stimulusBleed`` says why. `bleed: .keep`
+/// ignores the stimulus.
+///
+/// The click grid: a first streaming pass; when the onsets reveal a click grid
+/// (``StimulusLockedOnsets``), the clicks' waveform is estimated and subtracted
+/// (``BleedTemplate``) from the high-passed signal in a second streaming pass that detects
+/// again, so taps that started on a click's tail stand on their own. Memory stays constant in
+/// the file's length. Every path ends with the onsets scored and split at the tap-score cut
+/// (``TapOnsetDetection/classified(cut:)``).
 /// - Throws: `AudioError` for the recording only; a stimulus's problems are reported in the result.
 public func detectTapOnsets(inFile path: String, channel: ChannelSelection = .mix,
                             configuration: OnsetDetectorConfiguration = .standard, bleed: BleedHandling = .cancel,
-                            stimulus: StimulusInput?,
+                            stimulus: StimulusInput? = nil,
                             stimulusConfiguration: StimulusBleedConfiguration = .standard) throws(AudioError) -> TapOnsetDetection {
     let reader = try AudioFileReader(path: path, channel: channel)
     return try detectTapOnsets(in: FileSource(reader: reader), configuration: configuration, bleed: bleed,
@@ -154,7 +161,7 @@ public func detectTapOnsets(inFile path: String, channel: ChannelSelection = .mi
 
 /// The same for a recording in memory.
 public func detectTapOnsets(in signal: Signal, configuration: OnsetDetectorConfiguration = .standard,
-                            bleed: BleedHandling = .cancel, stimulus: StimulusInput?,
+                            bleed: BleedHandling = .cancel, stimulus: StimulusInput? = nil,
                             stimulusConfiguration: StimulusBleedConfiguration = .standard) -> TapOnsetDetection {
     // A recording in memory cannot fail to read.
     (try? detectTapOnsets(in: SignalSource(signal: signal), configuration: configuration, bleed: bleed,
@@ -165,6 +172,15 @@ public func detectTapOnsets(in signal: Signal, configuration: OnsetDetectorConfi
 func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration: OnsetDetectorConfiguration,
                      bleed: BleedHandling, stimulus: StimulusInput?,
                      stimulusConfiguration: StimulusBleedConfiguration) throws(AudioError) -> TapOnsetDetection {
+    try unclassifiedOnsets(in: source, configuration: configuration, bleed: bleed, stimulus: stimulus,
+                           stimulusConfiguration: stimulusConfiguration)
+        .classified(cut: configuration.minimumTapScore)
+}
+
+/// The onsets of whichever path applies (stimulus file, click grid or neither), not yet scored.
+private func unclassifiedOnsets(in source: some AudioSource & FrameReadable, configuration: OnsetDetectorConfiguration,
+                                bleed: BleedHandling, stimulus: StimulusInput?,
+                                stimulusConfiguration: StimulusBleedConfiguration) throws(AudioError) -> TapOnsetDetection {
     guard let stimulus, bleed != .keep else { return try detectTapOnsets(in: source, configuration: configuration, bleed: bleed) }
     let report: StimulusBleedReport
     switch StimulusBleedRemoval.open(stimulus, recording: source, configuration: stimulusConfiguration) {
@@ -345,9 +361,7 @@ enum StimulusBleedRemoval {
             return .notRemoved(report)
         }
         report.reductionDB = reduction
-        // Scored and split at the tap-score cut, as the click-grid path does.
         var detection = TapOnsetDetection(onsets: onsets, duration: Double(clips.samples) / rate, clippedRuns: clips.runs)
-            .classified(cut: configuration.minimumTapScore)
         detection.stimulusBleed = report
         return .detected(detection)
     }

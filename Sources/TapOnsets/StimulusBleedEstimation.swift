@@ -292,8 +292,8 @@ enum StimulusBleedEstimation {
                                      taps: [[Float]?](repeating: nil, count: segmentCount),
                                      reductions: [Double?](repeating: nil, count: segmentCount),
                                      offsets: [Double?](repeating: nil, count: segmentCount))
-        let window = (0..<size).map { Float(pow(sin(Double.pi * Double($0) / Double(size)), 2)) }
         let fftX = RealFFT(count: size), fftS = RealFFT(count: size)
+        let window = fftX.hannWindow
         var x = HighPassedStream(source: recording, cutoff: cutoff, firstFrame: 0)
         var w = WarpedStimulus(stimulus: stimulus, cutoff: cutoff, line: line, firstFrame: 0)
         // Statistics of the segments not yet finalised (a segment's filter needs its neighbours).

@@ -78,7 +78,7 @@ public struct ClipCounter: Sendable {
     }
 }
 
-/// How ``detectTapOnsets(inFile:channel:configuration:bleed:)`` treats metronome bleed.
+/// How ``detectTapOnsets(inFile:channel:configuration:bleed:stimulus:stimulusConfiguration:)`` treats metronome bleed.
 public enum BleedHandling: String, Sendable, CaseIterable {
     /// Keep every onset (no grid search).
     case keep
@@ -86,27 +86,6 @@ public enum BleedHandling: String, Sendable, CaseIterable {
     case reject
     /// Subtract the clicks from the recording (a second pass) and detect again. The default.
     case cancel
-}
-
-/// Detects tap onsets in an audio file: a first streaming pass; when the onsets reveal a
-/// click grid (``StimulusLockedOnsets``), the clicks' waveform is estimated and subtracted
-/// (``BleedTemplate``) from the high-passed signal in a second streaming pass that detects
-/// again, so taps that started on a click's tail stand on their own. Memory stays constant
-/// in the file's length.
-public func detectTapOnsets(inFile path: String, channel: ChannelSelection = .mix,
-                            configuration: OnsetDetectorConfiguration = .standard,
-                            bleed: BleedHandling = .cancel) throws(AudioError) -> TapOnsetDetection {
-    let reader = try AudioFileReader(path: path, channel: channel)
-    return try detectTapOnsets(in: FileSource(reader: reader), configuration: configuration, bleed: bleed)
-}
-
-/// The same for a signal in memory.
-public func detectTapOnsets(in signal: Signal, configuration: OnsetDetectorConfiguration = .standard,
-                            bleed: BleedHandling = .cancel) -> TapOnsetDetection {
-    // A signal in memory cannot fail to read.
-    (try? detectTapOnsets(in: SignalSource(signal: signal), configuration: configuration, bleed: bleed))
-        ?? TapOnsetDetection(onsets: [], stimulusOnsets: [], cancelledClicks: 0,
-                         duration: Double(signal.samples.count) / signal.sampleRate)
 }
 
 /// Mono audio that can be streamed from the start more than once and read in pieces.
@@ -173,7 +152,6 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
                      bleed: BleedHandling) throws(AudioError) -> TapOnsetDetection {
     var clips = ClipCounter()
     var detection = try detectTapOnsets(in: source, configuration: configuration, bleed: bleed, clips: &clips)
-        .classified(cut: configuration.minimumTapScore)
     detection.duration = Double(clips.samples) / source.sampleRate
     detection.clippedRuns = clips.runs
     return detection

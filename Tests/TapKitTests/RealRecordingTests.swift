@@ -29,7 +29,8 @@ import TapTestSupport
         let sorted = errors.sorted()
         #expect(!sorted.isEmpty && abs(sorted[sorted.count / 2]) <= 0.0005, "\(errors)")
         #expect(errors.allSatisfy { abs($0) <= 0.003 }, "\(errors)")
-        // The other sounds are there, scored as other.
-        #expect(detection.otherOnsets.allSatisfy { $0.tapScore < 0.5 })
+        // The taps' own ringing is still heard, and set aside as other sounds (not merely missed).
+        #expect(!detection.otherOnsets.isEmpty)
+        #expect(detection.otherOnsets.allSatisfy { onset in labels.contains { abs(onset.time - $0) < 0.2 } })
     }
 }
