@@ -1,6 +1,16 @@
+import TapStatistics
+
 /// Scoring onsets against a corpus item's truth: one onset per tap, greedy nearest within the
 /// tolerance (Docs/robustness.md).
 public enum CorpusScoring {
+    /// Precision (hits ÷ onsets; 1 when there are neither taps nor onsets), recall (hits ÷
+    /// taps) and their harmonic mean, F1.
+    static func rates(taps: Int, onsets: Int, hits: Int) -> (precision: Double, recall: Double, f1: Double) {
+        let precision = onsets == 0 ? (taps == 0 ? 1 : 0) : Double(hits) / Double(onsets)
+        let recall = taps == 0 ? 1 : Double(hits) / Double(taps)
+        return (precision, recall, precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall))
+    }
+
     /// An onset hits a tap when it lies within this many seconds of the tap's true start.
     public static let tolerance = 0.010
 
@@ -101,11 +111,11 @@ public struct ItemScore: Sendable, Encodable, Equatable {
     public var processingDelayMS: Double?
 
     /// Hits ÷ onsets (1 when there are neither taps nor onsets).
-    public var precision: Double { onsets == 0 ? (taps == 0 ? 1 : 0) : Double(hits) / Double(onsets) }
+    public var precision: Double { CorpusScoring.rates(taps: taps, onsets: onsets, hits: hits).precision }
     /// Hits ÷ taps.
-    public var recall: Double { taps == 0 ? 1 : Double(hits) / Double(taps) }
+    public var recall: Double { CorpusScoring.rates(taps: taps, onsets: onsets, hits: hits).recall }
     /// The harmonic mean of precision and recall.
-    public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
+    public var f1: Double { CorpusScoring.rates(taps: taps, onsets: onsets, hits: hits).f1 }
 
     enum CodingKeys: String, CodingKey {
         case split, condition, item, taps, onsets, hits, precision, recall, f1
@@ -171,16 +181,10 @@ public struct GroupScore: Sendable, Encodable, Equatable {
         taps = members.reduce(0) { $0 + $1.taps }
         onsets = members.reduce(0) { $0 + $1.onsets }
         hits = members.reduce(0) { $0 + $1.hits }
-        precision = onsets == 0 ? (taps == 0 ? 1 : 0) : Double(hits) / Double(onsets)
-        recall = taps == 0 ? 1 : Double(hits) / Double(taps)
-        f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
-        let errors = members.flatMap(\.timingErrorsMS).sorted()
-        timingMedianMS = errors.isEmpty ? nil
-            : errors.count % 2 == 1 ? errors[errors.count / 2] : (errors[errors.count / 2 - 1] + errors[errors.count / 2]) / 2
-        if errors.count > 1 {
-            let mean = errors.reduce(0, +) / Double(errors.count)
-            timingSDMS = (errors.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(errors.count - 1)).squareRoot()
-        }
+        (precision, recall, f1) = CorpusScoring.rates(taps: taps, onsets: onsets, hits: hits)
+        let errors = Summary(members.flatMap(\.timingErrorsMS))
+        timingMedianMS = errors?.median
+        timingSDMS = errors?.standardDeviation
         let delays = members.compactMap(\.processingDelayMS)
         processingDelayMS = delays.isEmpty ? nil : delays.reduce(0, +) / Double(delays.count)
         let worst = members.min { $0.f1 < $1.f1 }!

@@ -1,6 +1,7 @@
 import Foundation
 import TapOnsets
 import TapMatching
+import TapStatistics
 
 /// What one participant's taps sound like on one device, learnt from the onsets that matched
 /// touches: the median and robust spread of each shape feature. Used to accept a quiet tap
@@ -43,9 +44,8 @@ public struct TapModel: Sendable, Equatable {
         let measured = taps.compactMap(\.features)
         guard measured.count >= Self.minimumExamples else { return nil }
         func medianAndScale(_ values: [Double], minimum: Double) -> (Double, Double) {
-            let median = Self.median(values)
-            let deviation = Self.median(values.map { abs($0 - median) })
-            return (median, max(1.4826 * deviation, minimum))
+            let summary = Summary(values)!  // values are never empty here
+            return (summary.median, max(summary.scaledMAD, minimum))
         }
         (attack, attackScale) = medianAndScale(measured.map(\.attackDuration), minimum: Self.minimumScales.attack)
         (decay, decayScale) = medianAndScale(measured.map(\.decayDB), minimum: Self.minimumScales.decay)
@@ -69,12 +69,6 @@ public struct TapModel: Sendable, Equatable {
 
     /// Whether the onset sounds like this participant's taps.
     public func fits(_ onset: Onset) -> Bool { distance(onset) <= Self.maximumDistance }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
 }
 
 /// The onsets of a task after the touches had their say: matched against the touches with the
