@@ -220,7 +220,22 @@ struct BleedCanceller {
         release(upTo: pendingEnd, emit: emit)
     }
 
+    /// Σx·t, Σt² and Σx² over frames `first ..< last` of the pending signal x and the template
+    /// t placed to start at frame `start`.
+    private func overlap(templateAt start: Int, from first: Int, to last: Int) -> (dot: Double, energy: Double, signalEnergy: Double) {
+        var dot = 0.0, energy = 0.0, signalEnergy = 0.0
+        for frame in first..<last {
+            let t = Double(template.samples[frame - start]), x = Double(pending[frame - pendingStart])
+            dot += x * t
+            energy += t * t
+            signalEnergy += x * x
+        }
+        return (dot, energy, signalEnergy)
+    }
+
     private mutating func cancel(click k: Int) {
+        // A grid point the recording showed no click at (BleedGridCheck) is never subtracted.
+        guard template.canSound(k) else { return }
         let gridStart = template.startFrame(ofClick: k)
         // Align on the click's first part only (a tap that starts on the click's tail must not
         // sway it). The whole click is subtracted at gain 1: a digital click through a fixed
@@ -232,13 +247,7 @@ struct BleedCanceller {
             let first = max(start, pendingStart)
             let last = min(start + fitLength, pendingStart + pending.count)
             guard last - first > fitLength / 2 else { continue }
-            var dot = 0.0, partialEnergy = 0.0, signalEnergy = 0.0
-            for frame in first..<last {
-                let t = Double(template.samples[frame - start]), x = Double(pending[frame - pendingStart])
-                dot += x * t
-                partialEnergy += t * t
-                signalEnergy += x * x
-            }
+            let (dot, partialEnergy, signalEnergy) = overlap(templateAt: start, from: first, to: last)
             guard partialEnergy > 0, signalEnergy > 0 else { continue }
             // The residual energy falls by dot²/energy: the best shift maximises that.
             let fit = dot * dot / partialEnergy
@@ -250,7 +259,7 @@ struct BleedCanceller {
         // Subtract where the click is evidently there, or where the metronome was evidently
         // playing (a click masked by a loud tap); never invent a click in a silence. A click
         // that does not fit cleanly is placed where the last clean one was, relative to the grid.
-        guard template.canSound(k), fits || template.isBetweenHeardClicks(k) else { return }
+        guard fits || template.isBetweenHeardClicks(k) else { return }
         let start = gridStart + (fits ? best!.start - gridStart : trackedShift)
         let first = max(start, pendingStart)
         let last = min(start + template.samples.count, pendingStart + pending.count)
@@ -260,13 +269,7 @@ struct BleedCanceller {
         // template's gain). Under a sound four times the click's energy (a tap masking it)
         // the comparison says more about that sound than about the click, and the grid and
         // the heard clicks around it decide alone.
-        var dot = 0.0, energy = 0.0, signalEnergy = 0.0
-        for frame in first..<last {
-            let t = Double(template.samples[frame - start]), x = Double(pending[frame - pendingStart])
-            dot += x * t
-            energy += t * t
-            signalEnergy += x * x
-        }
+        let (dot, energy, signalEnergy) = overlap(templateAt: start, from: first, to: last)
         guard 2 * dot > energy || signalEnergy > 4 * energy else { return }
         if fits { trackedShift = best!.start - gridStart }
         for frame in first..<last { pending[frame - pendingStart] -= template.samples[frame - start] }

@@ -275,8 +275,6 @@ enum StimulusBleedRemoval {
                 ? "stimulus \(name): no delay found (it does not correlate with the recording within \(searchText(stimulusConfiguration)))"
                 : "stimulus \(name): the delays of the recording's segments do not lie on one line (\(heard) of \(points.count) segments correlate)")))
         }
-        var report = StimulusBleedReport(status: .removed, delay: (line.intercept - Double(offsetFrames)) / rate,
-                                         driftPPM: line.slope * 1e6)
         var filters = try StimulusBleedEstimation.estimateFilters(recording: recording, stimulus: stimulus, line: line,
                                                                  cutoff: cutoff, configuration: stimulusConfiguration)
         // The segments' coarse delays are good to a few frames; their filters' phases are good
@@ -286,12 +284,12 @@ enum StimulusBleedRemoval {
         }
         if let correction = StimulusBleedEstimation.fitDelayLine(corrections, minimumQuality: 0, smallestLimit: 0.05) {
             line = StimulusDelayLine(intercept: line.intercept + correction.intercept, slope: line.slope + correction.slope)
-            report.delay = (line.intercept - Double(offsetFrames)) / rate
-            report.driftPPM = line.slope * 1e6
             filters = try StimulusBleedEstimation.estimateFilters(recording: recording, stimulus: stimulus, line: line,
                                                                  cutoff: cutoff, configuration: stimulusConfiguration,
                                                                  initialResponse: filters.lastResponse)
         }
+        var report = StimulusBleedReport(status: .removed, delay: (line.intercept - Double(offsetFrames)) / rate,
+                                         driftPPM: line.slope * 1e6)
         report.segments = filters.segmentCount
         report.segmentsSubtracted = filters.taps.filter { $0 != nil }.count
         guard report.segmentsSubtracted > 0 else {
