@@ -94,9 +94,7 @@ let captureProcess: JackProcessCallback = { frames, argument in
     var begin = timespec()
     clock_gettime(CLOCK_MONOTONIC, &begin)
     let n = Int(frames)
-    if state.pointee.stopRequested.load(ordering: .acquiring) && !state.pointee.finished.load(ordering: .relaxed) {
-        state.pointee.finished.store(true, ordering: .releasing)
-    }
+    if state.pointee.stopRequested.load(ordering: .acquiring) { state.pointee.finished.store(true, ordering: .releasing) }
     let running = state.pointee.started.load(ordering: .acquiring) && !state.pointee.finished.load(ordering: .relaxed)
     let position = state.pointee.position
     if running {

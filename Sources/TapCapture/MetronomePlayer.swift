@@ -111,11 +111,7 @@ public final class MetronomePlayer: @unchecked Sendable {  // `clock` and `stamp
     }
 
     private func drainStamps() {
-        while true {
-            let count = stamps.withUnsafeMutableBufferPointer { state.pointee.cycleStamps.pop(into: $0.baseAddress!, maximum: $0.count) }
-            for stamp in stamps.prefix(count) { clock.add(stamp) }
-            if count < stamps.count { break }
-        }
+        clock.add(from: state.pointee.cycleStamps, scratch: &stamps)
     }
 
     /// Frames between rendering and hearing: the largest playback latency JACK reports for

@@ -166,13 +166,7 @@ public final class PlaybackCapture: @unchecked Sendable {  // shared state below
 
     /// Takes the cycle starts the callback logged into the frame clock (call with `lock` held).
     private func updateClock(_ state: UnsafeMutablePointer<CaptureState>) {
-        while true {
-            let count = stampBuffer.withUnsafeMutableBufferPointer {
-                state.pointee.cycleStamps.pop(into: $0.baseAddress!, maximum: $0.count)
-            }
-            for stamp in stampBuffer.prefix(count) { clock.add(stamp) }
-            if count < stampBuffer.count { break }
-        }
+        clock.add(from: state.pointee.cycleStamps, scratch: &stampBuffer)
     }
 
     /// The current run's position and taps, or nil between runs.

@@ -120,6 +120,8 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
         throw .data(error)
     }
 
+    var midiInputs: [String] = []
+    if case .midi(let port) = plan.tapInput { midiInputs = [port] }
     var sidecars: [TaskSidecar] = []
     for (position, trackIndex) in order.enumerated() {
         let id = ids[trackIndex]
@@ -127,8 +129,6 @@ public func runSession(_ plan: SessionPlan, capture: PlaybackCapture,
         let started = ISO8601DateFormatter().string(from: Date())
         let recordingPath = plan.dataFolder + "/" + id.audioFileName()
         let sidecarPath = plan.dataFolder + "/" + id.description + ".json"
-        var midiInputs: [String] = []
-        if case .midi(let port) = plan.tapInput { midiInputs = [port] }
         func sidecar(_ report: CaptureReport?) -> TaskSidecar {
             var reason: String?
             if let report, !report.completed {

@@ -86,10 +86,8 @@ public struct TaskSidecar: Sendable, Codable, Equatable {
     /// Writes a sidecar over the one written when its task began, in place: the file is neither
     /// truncated nor replaced first, so on a full disk the blocks it already has are reused.
     public func write(to path: String) throws(TapDataError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data: Data
-        do { data = try encoder.encode(self) + Data("\n".utf8) } catch {
+        do { data = Data(try renderJSON(self).utf8) } catch {
             throw .unwritable(path: path, reason: "\(error)")
         }
         let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
