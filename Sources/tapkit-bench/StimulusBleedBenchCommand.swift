@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TapAudio
 import TapOnsets
+import TapStatistics
 
 /// Speed of tap detection with and without stimulus bleed removal on a synthetic recording:
 /// music-like stimulus (harmonic notes and percussive bursts) leaking through a 3 ms path with
@@ -34,18 +35,8 @@ struct StimulusBleedBenchCommand: ParsableCommand {
             power += Double(recording[n]) * Double(recording[n])
         }
         let gain = Float(pow(10, -35.0 / 20) / (power / Double(frames)).squareRoot())
-        var state: UInt64 = 42
-        func gaussian() -> Float {
-            // SplitMix64 and Box–Muller: the same noise every run.
-            func next() -> Double {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-            }
-            return Float((-2 * log(max(next(), 1e-300))).squareRoot() * cos(2 * Double.pi * next()))
-        }
+        var random = SeededGenerator(seed: 42)  // the same noise every run
+        func gaussian() -> Float { Float(random.nextGaussian()) }
         for n in 0..<frames { recording[n] = recording[n] * gain + 0.003 * gaussian() }
         for start in stride(from: Int(0.7 * rate), to: frames - Int(0.1 * rate), by: Int(0.55 * rate)) {
             for offset in 0..<Int(0.05 * rate) { recording[start + offset] += Float(0.1 * exp(-Double(offset) / rate / 0.008)) * gaussian() }
@@ -81,14 +72,8 @@ struct StimulusBleedBenchCommand: ParsableCommand {
     static func music(seconds: Double, origin: Double, step: Double, rate: Double) -> [Float] {
         let count = Int((seconds - origin) / step)
         var samples = [Double](repeating: 0, count: count)
-        var state: UInt64 = 7
-        func uniform() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        var random = SeededGenerator(seed: 7)
+        func uniform() -> Double { random.nextUniform() }
         var time = 0.05
         while time < seconds {
             let f0 = 196 * pow(2, Double(Int(uniform() * 24)) / 12)
