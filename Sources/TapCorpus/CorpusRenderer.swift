@@ -154,8 +154,8 @@ struct ToolRun {
     var condition: CorpusCondition
     var scratch: String
 
-    func callAsFunction(_ tool: ExternalTool, _ arguments: [String], stdoutPath: String? = nil) throws {
-        try tools.run(tool, arguments, for: condition, stdoutPath: stdoutPath)
+    func callAsFunction(_ tool: ExternalTool, _ arguments: [String]) throws {
+        try tools.run(tool, arguments, for: condition)
     }
 
     /// ffmpeg's common arguments: quiet, single-threaded, bit-exact.

@@ -32,8 +32,6 @@ public enum CorpusError: Error, CustomStringConvertible, Equatable {
     case directoryNotEmpty(path: String)
     /// A corpus file could not be read or parsed (`line` 0 when not about a line).
     case badFile(path: String, line: Int, reason: String)
-    /// An unknown condition or split name.
-    case unknownName(String)
 
     /// The message, naming the tool or file.
     public var description: String {
@@ -49,8 +47,6 @@ public enum CorpusError: Error, CustomStringConvertible, Equatable {
             "\(path) already holds files; pass --overwrite to replace the corpus in it"
         case let .badFile(path, line, reason):
             line > 0 ? "\(path):\(line): \(reason)" : "\(path): \(reason)"
-        case let .unknownName(name):
-            "unknown condition or split '\(name)'"
         }
     }
 }
@@ -75,10 +71,9 @@ public struct ExternalTools: Sendable {
         throw .missingTool(tool, condition: condition.name)
     }
 
-    /// Runs `tool` with `arguments`; its standard output goes to `stdoutPath` (or is
-    /// discarded). Throws `toolFailed` with the end of its standard error if it fails.
-    func run(_ tool: ExternalTool, _ arguments: [String], for condition: CorpusCondition,
-             stdoutPath: String? = nil) throws -> Void {
+    /// Runs `tool` with `arguments`, its standard output discarded. Throws `toolFailed` with
+    /// the end of its standard error if it fails.
+    func run(_ tool: ExternalTool, _ arguments: [String], for condition: CorpusCondition) throws -> Void {
         let executable = try locate(tool, for: condition)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -90,18 +85,10 @@ public struct ExternalTools: Sendable {
         let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         process.standardError = errorHandle
         process.standardInput = FileHandle.nullDevice
-        var outputHandle: FileHandle?
-        if let stdoutPath {
-            _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-            outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-            process.standardOutput = outputHandle
-        } else {
-            process.standardOutput = FileHandle.nullDevice
-        }
+        process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         try? errorHandle.close()
-        try? outputHandle?.close()
         guard process.terminationStatus == 0 else {
             let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
             throw CorpusError.toolFailed(tool, arguments: arguments, status: process.terminationStatus,

@@ -1,31 +1,21 @@
+import TapSim
 import TapStatistics
 
 /// The corpus's own sound building blocks. Sines and exponentials go through `PortableMath`,
 /// so a seed gives the same samples on every platform.
 enum Sound {
-    /// e^(−x) falls by 100 dB at x = 11.51: sounds are cut there.
-    static let tailTimeConstants = 11.512925464970229
-
-    /// a·e^(−n/(τ·fs))·sin(2πfn/fs + φ) added to `out[offset...]` (a rotating phasor; stable).
-    static func addDampedSine(_ out: inout [Double], offset: Int = 0, frequency: Double, decay: Double,
+    /// a·e^(−n/(τ·fs))·sin(2πfn/fs + φ) added to all of `out` (TapSim's rotating phasor).
+    static func addDampedSine(_ out: inout [Double], frequency: Double, decay: Double,
                               amplitude: Double, phase: Double = 0, sampleRate: Double) {
-        let omega = PortableMath.twoPi * frequency / sampleRate
-        let r = PortableMath.exp(-1 / (decay * sampleRate))
-        let stepRe = r * PortableMath.cos(omega), stepIm = r * PortableMath.sin(omega)
-        var re = amplitude * PortableMath.cos(phase), im = amplitude * PortableMath.sin(phase)
-        var n = offset
-        while n < out.count {
-            out[n] += im
-            let nextRe = re * stepRe - im * stepIm
-            im = re * stepIm + im * stepRe
-            re = nextRe
-            n += 1
+        out.withUnsafeMutableBufferPointer { buffer in
+            Synthesis.addDampedSine(into: buffer, count: buffer.count, frequency: frequency, decay: decay,
+                                    amplitude: amplitude, phase: phase, sampleRate: sampleRate)
         }
     }
 
-    /// Frames of a sound decaying with time constant `decay` down to −100 dB, plus `extra` s.
-    static func length(decay: Double, extra: Double = 0, sampleRate: Double) -> Int {
-        Int(((decay * tailTimeConstants + extra) * sampleRate).rounded(.up)) + 1
+    /// Frames of a sound decaying with time constant `decay` down to −100 dB.
+    static func length(decay: Double, sampleRate: Double) -> Int {
+        Int(((decay * SoundLevels.tailTimeConstants) * sampleRate).rounded(.up)) + 1
     }
 
     /// Multiplies the first `frames` samples by a raised-cosine rise (0 at frame 0, so the
@@ -62,11 +52,6 @@ enum Sound {
             start += max(1, w / 4)
         }
         return best.squareRoot()
-    }
-
-    /// The same for `Float` samples.
-    static func loudestRMS(_ samples: [Float], window: Int) -> Double {
-        loudestRMS(samples.map(Double.init), window: window)
     }
 
     /// Adds `gain · sound` to `buffer` from frame `start` (clipped at either end).

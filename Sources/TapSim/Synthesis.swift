@@ -3,10 +3,10 @@ import TapStatistics
 /// Building blocks shared by the sound models: recursive oscillators, envelopes, filters.
 /// Per-sample work is multiply–add only; sines and exponentials are evaluated once per
 /// sound (or once per block), never per sample.
-enum Synthesis {
+package enum Synthesis {
     /// Adds a·e^(−n/(τ·fs))·sin(2πfn/fs + φ) for n in 0..<count, by rotating a complex phasor
     /// z ← z·r·e^(iω) (stable: |r·e^(iω)| < 1, so rounding errors decay with the sound).
-    static func addDampedSine(into out: UnsafeMutableBufferPointer<Double>, count: Int,
+    package static func addDampedSine(into out: UnsafeMutableBufferPointer<Double>, count: Int,
                               frequency: Double, decay: Double, amplitude: Double,
                               phase: Double, sampleRate: Double) {
         let omega = PortableMath.twoPi * frequency / sampleRate
@@ -84,9 +84,9 @@ struct Biquad: Sendable {
 }
 
 /// Level conventions shared by all sounds.
-enum SoundLevels {
+package enum SoundLevels {
     /// e^(−11.513) = 10⁻⁵: sounds are cut 100 dB below their envelope peak.
-    static let tailTimeConstants = 11.512925464970229
+    package static let tailTimeConstants = 11.512925464970229
 
     /// The number of frames in a level window of `seconds`: round(seconds · sampleRate).
     static func windowFrames(_ seconds: Double, _ sampleRate: Double) -> Int {
