@@ -88,8 +88,11 @@ public final class AudioFileReader {
         interleaved.withUnsafeBufferPointer { buffer in
             channel.downmix(buffer.baseAddress!, frames: got, channels: channels, into: base)
         }
-        // `!(|x| <= limit)` is also true for NaN.
-        if let bad = (0..<got).first(where: { !(abs(base[$0]) <= Self.largestSample) }) {
+        // `!(|x| <= limit)` is also true for NaN. Counted first in a loop without an early
+        // exit, which the compiler vectorises; the first bad sample is sought only if any.
+        var outside = 0
+        for index in 0..<got where !(abs(base[index]) <= Self.largestSample) { outside &+= 1 }
+        if outside > 0, let bad = (0..<got).first(where: { !(abs(base[$0]) <= Self.largestSample) }) {
             throw .invalidSample(path: path, frame: framesRead + bad, sampleRate: info.sampleRate, value: base[bad])
         }
         framesRead += got

@@ -23,6 +23,13 @@ public enum ChannelSelection: Sendable, Equatable, CustomStringConvertible {
             for frame in 0..<frames { output[frame] = interleaved[frame * channels + index] }
         case .mix where channels == 1:
             output.update(from: interleaved, count: frames)
+        case .mix where channels == 2:
+            // Stereo, the usual case, in a loop the compiler vectorises (the general loop's
+            // inner loop over channels keeps it scalar). The same operations in the same
+            // order: the sum starts from 0 there too, which turns a pair of −0 into +0.
+            for frame in 0..<frames {
+                output[frame] = (0 + interleaved[2 &* frame] + interleaved[2 &* frame &+ 1]) * 0.5
+            }
         case .mix:
             let scale = 1 / Float(channels)
             for frame in 0..<frames {
