@@ -34,6 +34,7 @@ public struct OnsetDetector: Sendable {
     private var hopCountdown = 0
     private var hopEnergy = 0.0
     private var hopEnergies: [Double]     // last `windowHops` hop energies, ring
+    private var hopEnergySlot = 0         // where the next one goes (hopsSeen mod windowHops)
     private var windowEnergy = 0.0
 
     // Stage 3: power per hop in dB (ring of lookahead + window) and the floor estimator.
@@ -219,7 +220,10 @@ public struct OnsetDetector: Sendable {
     }
 
     private mutating func finishHop(into onsets: inout [[Onset]]) {
-        let slot = hopsSeen % windowHops
+        // A counter rather than `hopsSeen % windowHops`: a division every hop costs more than
+        // the rest of the ring's bookkeeping.
+        let slot = hopEnergySlot
+        hopEnergySlot = slot + 1 == windowHops ? 0 : slot + 1
         windowEnergy += hopEnergy - hopEnergies[slot]
         hopEnergies[slot] = hopEnergy
         hopEnergy = 0
