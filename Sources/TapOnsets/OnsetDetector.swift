@@ -153,6 +153,19 @@ public struct OnsetDetector: Sendable {
     mutating func process(_ block: UnsafeBufferPointer<Float>, into onsets: inout [[Onset]]) {
         var index = 0
         while index < block.count {
+            // Already filtered input, four whole hops at once: their energies are summed side
+            // by side (each in the same order as on its own, so to the same bits), four
+            // independent chains of additions where one hop alone waits on each addition.
+            if filter == nil && hopCountdown == hop && block.count - index >= 4 * hop {
+                let energies = Self.energiesOfFourHops(block.baseAddress! + index, hop: hop)
+                for lane in 0..<4 {
+                    store(UnsafeBufferPointer(rebasing: block[index..<(index + hop)]))
+                    hopEnergy += energies[lane]
+                    index += hop
+                    finishHop(into: &onsets)
+                }
+                continue
+            }
             // Up to the end of the current hop in a tight loop, then the per-hop work.
             let chunk = min(hopCountdown, block.count - index)
             var energy = 0.0
@@ -177,6 +190,30 @@ public struct OnsetDetector: Sendable {
                 finishHop(into: &onsets)
             }
         }
+    }
+
+    /// The energy (sum of squares, from the first sample on) of each of the four hops that
+    /// follow `samples`.
+    private static func energiesOfFourHops(_ samples: UnsafePointer<Float>, hop: Int) -> SIMD4<Double> {
+        var energies = SIMD4<Double>()
+        for offset in 0..<hop {
+            let values = SIMD4<Double>(Double(samples[offset]), Double(samples[offset + hop]),
+                                       Double(samples[offset + 2 * hop]), Double(samples[offset + 3 * hop]))
+            energies += values * values
+        }
+        return energies
+    }
+
+    /// Appends samples to the history (as one or, where the ring wraps, two copies).
+    private mutating func store(_ samples: UnsafeBufferPointer<Float>) {
+        let start = samplesSeen & historyMask
+        let first = min(samples.count, history.count - start)
+        history.withUnsafeMutableBufferPointer { history in
+            let base = history.baseAddress!, source = samples.baseAddress!
+            (base + start).update(from: source, count: first)
+            base.update(from: source + first, count: samples.count - first)
+        }
+        samplesSeen += samples.count
     }
 
     /// Convenience for arrays.
