@@ -156,13 +156,16 @@ public struct OnsetDetector: Sendable {
             // Already filtered input, four whole hops at once: their energies are summed side
             // by side (each in the same order as on its own, so to the same bits), four
             // independent chains of additions where one hop alone waits on each addition.
+            // Their four levels are taken next, one after the other, so that the four
+            // logarithms overlap in the processor instead of each waiting for a hop's work.
             if filter == nil && hopCountdown == hop && block.count - index >= 4 * hop {
                 let energies = Self.energiesOfFourHops(block.baseAddress! + index, hop: hop)
+                var levels = SIMD4<Double>()
+                for lane in 0..<4 { levels[lane] = windowLevel(adding: energies[lane]) }
                 for lane in 0..<4 {
                     store(UnsafeBufferPointer(rebasing: block[index..<(index + hop)]))
-                    hopEnergy += energies[lane]
                     index += hop
-                    finishHop(into: &onsets)
+                    finishHop(level: levels[lane], into: &onsets)
                 }
                 continue
             }
@@ -257,15 +260,26 @@ public struct OnsetDetector: Sendable {
     }
 
     private mutating func finishHop(into onsets: inout [[Onset]]) {
+        let level = windowLevel(adding: hopEnergy)
+        hopEnergy = 0
+        finishHop(level: level, into: &onsets)
+    }
+
+    /// The power (dB) of the window that the next hop, of energy `energy`, completes.
+    private mutating func windowLevel(adding energy: Double) -> Double {
         // A counter rather than `hopsSeen % windowHops`: a division every hop costs more than
         // the rest of the ring's bookkeeping.
         let slot = hopEnergySlot
         hopEnergySlot = slot + 1 == windowHops ? 0 : slot + 1
-        windowEnergy += hopEnergy - hopEnergies[slot]
-        hopEnergies[slot] = hopEnergy
-        hopEnergy = 0
+        windowEnergy += energy - hopEnergies[slot]
+        hopEnergies[slot] = energy
         let meanSquare = max(windowEnergy, 0) / Double(windowHops * hop)
-        let level = 10 * log10(meanSquare + 1e-30)
+        return 10 * log10(meanSquare + 1e-30)
+    }
+
+    /// The per-hop work on the next hop's window power: noise floor, fluctuation, and the
+    /// decision on the hop whose centred window is now complete.
+    private mutating func finishHop(level: Double, into onsets: inout [[Onset]]) {
         powerDB[hopsSeen & powerMask] = level
         floor.insert(level)
         let change = hopsSeen >= windowHops ? abs(level - powerDB[(hopsSeen - windowHops) & powerMask]) : 0
