@@ -30,6 +30,9 @@ public struct OnsetDetector: Sendable {
     private var filter: HighPassFilter?
     private var history: [Float]          // filtered samples, ring buffer
     private let historyMask: Int
+    /// How far back the history is read: half the ring, so that samples of the hops ahead
+    /// can be stored before the hops behind them are finished.
+    private let historyLength: Int
     private var samplesSeen = 0
     private var hopCountdown = 0
     private var hopEnergy = 0.0
@@ -127,8 +130,9 @@ public struct OnsetDetector: Sendable {
         // History must reach back past the lookahead, a long event and the start search.
         let historyNeeded = (lookaheadHops + 4 * confirmHops + windowHops) * hop + searchSamples + 4 * Int(sampleRate * 0.05)
         let historySize = 1 << Int(ceil(log2(Double(max(historyNeeded, 1024)))))
-        history = [Float](repeating: 0, count: historySize)
-        historyMask = historySize - 1
+        historyLength = historySize
+        history = [Float](repeating: 0, count: 2 * historySize)
+        historyMask = 2 * historySize - 1
         hopEnergies = [Double](repeating: 0, count: windowHops)
         let powerSize = 1 << Int(ceil(log2(Double(2 * lookaheadHops + 4 * confirmHops + 16))))
         powerDB = [Double](repeating: -300, count: powerSize)
@@ -158,12 +162,14 @@ public struct OnsetDetector: Sendable {
             // independent chains of additions where one hop alone waits on each addition.
             // Their four levels are taken next, one after the other, so that the four
             // logarithms overlap in the processor instead of each waiting for a hop's work.
+            // Their samples are stored at once, ahead of the hops still to be finished.
             if filter == nil && hopCountdown == hop && block.count - index >= 4 * hop {
                 let energies = Self.energiesOfFourHops(block.baseAddress! + index, hop: hop)
                 var levels = SIMD4<Double>()
                 for lane in 0..<4 { levels[lane] = windowLevel(adding: energies[lane]) }
+                storeAhead(UnsafeBufferPointer(rebasing: block[index..<(index + 4 * hop)]))
                 for lane in 0..<4 {
-                    store(UnsafeBufferPointer(rebasing: block[index..<(index + hop)]))
+                    samplesSeen += hop
                     index += hop
                     finishHop(level: levels[lane], into: &onsets)
                 }
@@ -207,8 +213,9 @@ public struct OnsetDetector: Sendable {
         return energies
     }
 
-    /// Appends samples to the history (as one or, where the ring wraps, two copies).
-    private mutating func store(_ samples: UnsafeBufferPointer<Float>) {
+    /// Stores the samples that follow the last one seen in the history (as one or, where the
+    /// ring wraps, two copies), without counting them as seen.
+    private mutating func storeAhead(_ samples: UnsafeBufferPointer<Float>) {
         let start = samplesSeen & historyMask
         let first = min(samples.count, history.count - start)
         history.withUnsafeMutableBufferPointer { history in
@@ -216,7 +223,6 @@ public struct OnsetDetector: Sendable {
             (base + start).update(from: source, count: first)
             base.update(from: source + first, count: samples.count - first)
         }
-        samplesSeen += samples.count
     }
 
     /// Convenience for arrays.
@@ -411,7 +417,7 @@ public struct OnsetDetector: Sendable {
                       floorDB: Double, into onsets: inout [Onset]) {
         let end = min((peakHop + 1) * hop, samplesSeen)
         if Double(end) < tracker.configuration.settleDuration * sampleRate { return }
-        let oldestKept = samplesSeen - history.count
+        let oldestKept = samplesSeen - historyLength
         let start = max(searchStart, tracker.earliestStart, oldestKept, 0)
         guard end > start else { return }
         var stretch = [Float](repeating: 0, count: end - start)
@@ -440,7 +446,7 @@ public struct OnsetDetector: Sendable {
     /// filtered history, which reaches past the onset by the floor's lookahead.
     private func measure(onsetFrame frame: Int, peakTime: Seconds, peakDB: Double, floorDB: Double,
                          threshold: Double) -> OnsetFeatures {
-        let oldestKept = samplesSeen - history.count
+        let oldestKept = samplesSeen - historyLength
         func meanPowerDB(from start: Int, count: Int) -> Double? {
             let first = max(start, oldestKept), end = min(start + count, samplesSeen)
             guard end > first else { return nil }
@@ -474,7 +480,7 @@ public struct OnsetDetector: Sendable {
     /// to Nyquist. Nil when the history does not hold them or the stretch is silent.
     private func spectralShape(from frame: Int) -> (centroid: Double, flatness: Double)? {
         let length = 1 << Int(ceil(log2(max(16, 0.010 * sampleRate))))
-        guard frame >= samplesSeen - history.count, frame + length <= samplesSeen else { return nil }
+        guard frame >= samplesSeen - historyLength, frame + length <= samplesSeen else { return nil }
         // The detector is a value and holds no FFTW state; each thread keeps its own plan.
         let fft = RealFFT.perThread(count: length)
         let window = fft.hannWindow
