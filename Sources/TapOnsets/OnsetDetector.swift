@@ -310,11 +310,15 @@ public struct OnsetDetector: Sendable {
         let median = floor.value()
         let spread = fluctuation.value() ?? 0
         updateMask(hop: k, level: level, floorDB: max(median ?? configuration.absoluteFloorDB, configuration.absoluteFloorDB))
+        // The trackers are moved out of the detector while they run, so that each is updated
+        // in place instead of copied out and back every hop (its state machine reads the
+        // detector, which holds them).
+        var trackers: [Tracker] = []
+        swap(&trackers, &self.trackers)
         for index in trackers.indices {
-            var tracker = trackers[index]
-            decide(&tracker, hop: k, level: level, median: median, spread: spread, into: &onsets[index])
-            trackers[index] = tracker
+            decide(&trackers[index], hop: k, level: level, median: median, spread: spread, into: &onsets[index])
         }
+        swap(&trackers, &self.trackers)
     }
 
     private mutating func decide(_ tracker: inout Tracker, hop k: Int, level: Double, median: Double?, spread: Double,
