@@ -117,15 +117,24 @@ public final class AudioFileReader {
         interleaved.withUnsafeBufferPointer { buffer in
             channel.downmix(buffer.baseAddress!, frames: got, channels: channels, into: base)
         }
-        // `!(|x| <= limit)` is also true for NaN. Counted first in a loop without an early
-        // exit, which the compiler vectorises; the first bad sample is sought only if any.
-        var outside = 0
-        for index in 0..<got where !(abs(base[index]) <= Self.largestSample) { outside &+= 1 }
-        if outside > 0, let bad = (0..<got).first(where: { !(abs(base[$0]) <= Self.largestSample) }) {
+        // `!(|x| <= limit)` is also true for NaN. The first bad sample is sought only if there
+        // is one.
+        if !Self.allWithinLargestSample(UnsafeBufferPointer(start: base, count: got)), let bad = (0..<got).first(where: { !(abs(base[$0]) <= Self.largestSample) }) {
             throw .invalidSample(path: path, frame: framesRead + bad, sampleRate: info.sampleRate, value: base[bad])
         }
         framesRead += got
         return got
+    }
+
+    /// Whether every sample's magnitude is at most ``largestSample`` (false for NaN): in a loop
+    /// without an early exit, which the compiler vectorises (flags or-ed in 32-bit lanes,
+    /// eight samples a step) when it compiles the loop on its own; inlined into `read`, it
+    /// made a branch of the flag and left the loop scalar.
+    @inline(never)
+    private static func allWithinLargestSample(_ samples: UnsafeBufferPointer<Float>) -> Bool {
+        var outside: UInt32 = 0
+        for sample in samples { outside |= abs(sample) <= largestSample ? 0 : 1 }
+        return outside == 0
     }
 
     /// The largest sample magnitude a file may hold: 120 dB above full scale, room for float
