@@ -67,6 +67,12 @@ public struct ClipCounter: Sendable {
     /// Adds the next samples of the stream.
     public mutating func process(_ block: UnsafeBufferPointer<Float>) {
         samples += block.count
+        // Most blocks hold no sample near full scale: found in a loop without a branch per
+        // sample, such a block only ends any run in progress.
+        guard Self.reachesLevel(block) else {
+            if !block.isEmpty { current = 0 }
+            return
+        }
         for sample in block {
             if abs(sample) >= Self.level {
                 current += 1
@@ -75,6 +81,17 @@ public struct ClipCounter: Sendable {
                 current = 0
             }
         }
+    }
+}
+
+extension ClipCounter {
+    /// Whether any sample's magnitude reaches ``level`` (flags or-ed in 32-bit lanes, which
+    /// the compiler vectorises in a function of its own).
+    @inline(never)
+    static func reachesLevel(_ block: UnsafeBufferPointer<Float>) -> Bool {
+        var reached: UInt32 = 0
+        for sample in block { reached |= abs(sample) >= level ? 1 : 0 }
+        return reached != 0
     }
 }
 
