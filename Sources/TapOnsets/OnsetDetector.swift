@@ -363,8 +363,12 @@ public struct OnsetDetector: Sendable {
         for index in start..<end { stretch[index - start] = history[index & historyMask] }
         tracker.earliestStart = end
         let peakTime = (Double(end) - Double(windowHops * hop) / 2) / sampleRate
-        let offset = stretch.withUnsafeBufferPointer { StartPicker.pick($0) }
-        let frame = start + offset
+        // Taps step over a codec's pre-echo; the click probe keeps the first change point, where
+        // the grid of clicks, which the bleed template is aligned on, was measured.
+        let picked = stretch.withUnsafeBufferPointer {
+            tracker.measuresFeatures ? StartPicker.pickSkippingPrecursor($0) : (start: StartPicker.pick($0), precursor: nil)
+        }
+        let frame = start + picked.start
         // A start picked inside the previous onset's refractory period is that tap again (a
         // quiet tap's power can dip under the release level and come back)...
         if frame - tracker.lastOnsetFrame < tracker.refractorySamples {
@@ -377,8 +381,10 @@ public struct OnsetDetector: Sendable {
         let features = tracker.measuresFeatures
             ? measure(onsetFrame: frame, peakTime: peakTime, peakDB: peakDB, floorDB: floorDB, threshold: tracker.configuration.thresholdDB)
             : nil
-        onsets.append(Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
-                            strength: peakDB, snrDB: peakSNR, features: features))
+        var onset = Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
+                          strength: peakDB, snrDB: peakSNR, features: features)
+        onset.precursorTime = picked.precursor.map { Double(start + $0) / sampleRate }
+        onsets.append(onset)
     }
 
     /// The features of the sound starting at `onsetFrame` (``OnsetFeatures``), from the
