@@ -20,6 +20,9 @@ public struct Onset: Sendable, Equatable, Codable {
     public var tapScore: Double
     /// What the onset was classified as.
     public var kind: OnsetKind
+    /// Where a far fainter lead-in began when the start stepped over one (a lossy codec's
+    /// pre-echo; see Docs/algorithms.md), in seconds; nil when there was none.
+    public var precursorTime: Seconds? = nil
 
     /// Creates an onset.
     public init(time: Seconds, frame: Int, peakTime: Seconds, strength: Double, snrDB: Double,

@@ -84,8 +84,6 @@ public struct OnsetDetector: Sendable {
         var lastOnsetPeakDB = -Double.infinity
     }
     private var trackers: [Tracker]
-    /// The last stretch the start picker ran on, and its answer (``startOffset(from:to:)``).
-    private var lastPick: (start: Int, end: Int, offset: Int)?
 
     /// Creates a detector for audio at `sampleRate`.
     public init(sampleRate: Double, configuration: OnsetDetectorConfiguration = .standard) {
@@ -419,17 +417,23 @@ public struct OnsetDetector: Sendable {
         return powerDB[k & powerMask] - powerDB[(k - windowHops) & powerMask] >= rise
     }
 
-    private mutating func emit(_ tracker: inout Tracker, searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double,
-                               floorDB: Double, into onsets: inout [Onset]) {
+    private func emit(_ tracker: inout Tracker, searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double,
+                      floorDB: Double, into onsets: inout [Onset]) {
         let end = min((peakHop + 1) * hop, samplesSeen)
         if Double(end) < tracker.configuration.settleDuration * sampleRate { return }
         let oldestKept = samplesSeen - historyLength
         let start = max(searchStart, tracker.earliestStart, oldestKept, 0)
         guard end > start else { return }
+        var stretch = [Float](repeating: 0, count: end - start)
+        for index in start..<end { stretch[index - start] = history[index & historyMask] }
         tracker.earliestStart = end
         let peakTime = (Double(end) - Double(windowHops * hop) / 2) / sampleRate
-        let offset = startOffset(from: start, to: end)
-        let frame = start + offset
+        // Taps step over a codec's pre-echo; the click probe keeps the first change point, where
+        // the grid of clicks, which the bleed template is aligned on, was measured.
+        let picked = stretch.withUnsafeBufferPointer {
+            tracker.measuresFeatures ? StartPicker.pickSkippingPrecursor($0) : (start: StartPicker.pick($0), precursor: nil)
+        }
+        let frame = start + picked.start
         // A start picked inside the previous onset's refractory period is that tap again (a
         // quiet tap's power can dip under the release level and come back)...
         if frame - tracker.lastOnsetFrame < tracker.refractorySamples {
@@ -442,21 +446,10 @@ public struct OnsetDetector: Sendable {
         let features = tracker.measuresFeatures
             ? measure(onsetFrame: frame, peakTime: peakTime, peakDB: peakDB, floorDB: floorDB, threshold: tracker.configuration.thresholdDB)
             : nil
-        onsets.append(Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
-                            strength: peakDB, snrDB: peakSNR, features: features))
-    }
-
-    /// Where in the history's samples `start..<end` the sound starts (AIC), counted from
-    /// `start`. A sample of the history never changes once stored, and the click probe often
-    /// asks, in the same hop, for the very stretch the tap tracker has just picked in: the last
-    /// answer is kept for that.
-    private mutating func startOffset(from start: Int, to end: Int) -> Int {
-        if let last = lastPick, last.start == start, last.end == end { return last.offset }
-        var stretch = [Float](repeating: 0, count: end - start)
-        for index in start..<end { stretch[index - start] = history[index & historyMask] }
-        let offset = stretch.withUnsafeBufferPointer { StartPicker.pick($0) }
-        lastPick = (start, end, offset)
-        return offset
+        var onset = Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
+                          strength: peakDB, snrDB: peakSNR, features: features)
+        onset.precursorTime = picked.precursor.map { Double(start + $0) / sampleRate }
+        onsets.append(onset)
     }
 
     /// The features of the sound starting at `onsetFrame` (``OnsetFeatures``), from the

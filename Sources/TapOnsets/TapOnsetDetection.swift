@@ -255,8 +255,10 @@ func separateClickResidues(_ onsets: [Onset], clicks: [Onset]) -> (onsets: [Onse
     var kept: [Onset] = [], residues: [Onset] = []
     var next = 0
     for onset in onsets {
-        while next < clicks.count && clicks[next].time < onset.time - clickResidueWindow { next += 1 }
-        let isResidue = next < clicks.count && abs(clicks[next].time - onset.time) <= clickResidueWindow
+        // A residue's start is compared where its sound first rose (the clicks were timed so).
+        let time = onset.precursorTime ?? onset.time
+        while next < clicks.count && clicks[next].time < time - clickResidueWindow { next += 1 }
+        let isResidue = next < clicks.count && abs(clicks[next].time - time) <= clickResidueWindow
             && onset.strength <= clicks[next].strength - clickResidueMarginDB
         if isResidue { residues.append(onset) } else { kept.append(onset) }
     }

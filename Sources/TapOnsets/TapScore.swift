@@ -97,13 +97,14 @@ public enum TapScore {
     public static let trainGap: Seconds = 0.025
     /// The fewest onsets that make a train.
     public static let trainLength = 3
-    /// How much louder than the rest of its train a first onset must be to stay a tap, dB.
+    /// How much louder than the rest of its train an onset must be to stay a tap, dB.
     public static let trainLeadDB = 6.0
 
     /// Indices of onsets in trains: ``trainLength`` or more onsets not under the mask of the
     /// sound before them, each within ``trainGap`` of the next — the glottal pulses of voiced speech (a pitch period of 4–12 ms), a
-    /// buzz, a rattle. A train's first onset is kept when it is ``trainLeadDB`` louder than
-    /// the rest: a tap whose own ringing re-triggers the detector after it.
+    /// buzz, a rattle. A train's loudest onset is kept when it is ``trainLeadDB`` louder than
+    /// every other: a tap whose own ringing re-triggers the detector after it, or a tap on
+    /// faint pulses.
     static func trainMembers(_ onsets: [Onset]) -> Set<Int> {
         // Onsets already under the mask of the sound before them (a tap's own ringing) are
         // accounted for; the train is sought among the others.
@@ -114,9 +115,13 @@ public enum TapScore {
             var end = start + 1
             while end < free.count && onsets[free[end]].time - onsets[free[end - 1]].time <= trainGap { end += 1 }
             if end - start >= trainLength {
-                let rest = free[(start + 1)..<end].map { onsets[$0].strength }.max() ?? -.infinity
-                let first = onsets[free[start]].strength >= rest + trainLeadDB ? start + 1 : start
-                members.formUnion(free[first..<end])
+                // The train's loudest onset stays a tap when it stands trainLeadDB over every
+                // other one: a tap whose ringing re-triggers after it, or a tap that lands on a
+                // run of faint pulses (voiced speech just before it).
+                let train = free[start..<end]
+                let loudest = train.max { onsets[$0].strength < onsets[$1].strength }!
+                let runnerUp = train.filter { $0 != loudest }.map { onsets[$0].strength }.max()!
+                members.formUnion(train.filter { $0 != loudest || onsets[loudest].strength < runnerUp + trainLeadDB })
             }
             start = end
         }

@@ -25,10 +25,13 @@ struct ProvenanceOption: ParsableArguments {
     func write(_ block: Provenance, inputs: [String]) throws {
         guard let provenance else { return }
         var files = AtomicOutput(overwrite: overwrite, inputs: inputs)
+        // An interruption while the file is written removes its temporary, as for every output.
+        let interruption = PendingTemporaries.shared.removeOnInterruption(outputs: [provenance])
+        defer { interruption.cancel() }
         do {
             let temporary = try files.temporaryPath(for: provenance)
             try renderJSON(ProvenanceDocument(block)).write(toFile: temporary, atomically: false, encoding: .utf8)
-            try files.commit()
+            try PendingTemporaries.shared.committing { try files.commit() }
         } catch {
             files.discard()
             printError("error: " + PendingTemporaries.shared.message(for: error, outputs: [provenance]))

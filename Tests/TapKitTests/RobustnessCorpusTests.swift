@@ -44,6 +44,15 @@ import TapCorpus
             let wanted = group.split == "dev" ? floor.dev : floor.held
             #expect(group.f1 >= wanted, "\(group.split) \(group.condition): P \(group.precision) R \(group.recall) F1 \(group.f1) < \(wanted)")
         }
+        // Timing: where the truth's start is, not where a codec's pre-echo begins. Lossless
+        // conditions within the 0.3 ms, the lossy codecs within 0.5 ms (measured: at
+        // most 0.17 and 0.12 ms on these items); `gated` (afftdn, −0.4 and −1.0 ms) is reported
+        // in Docs/robustness.md, not held here.
+        for group in groups where group.condition != "all" && group.condition != "gated" {
+            let bound = ["aac", "opus", "mp3"].contains(group.condition) ? 0.5 : 0.3
+            #expect(abs(group.timingMedianMS ?? .infinity) <= bound,
+                    "\(group.split) \(group.condition): timing median \(String(describing: group.timingMedianMS)) ms")
+        }
         let all = groups.filter { $0.condition == "all" }
         #expect(all.count == 2 && all.allSatisfy { $0.recall >= 0.95 && $0.precision >= 0.89 }, "\(all.map { ($0.split, $0.precision, $0.recall) })")
     }

@@ -2,65 +2,51 @@ import Foundation
 import Testing
 @testable import TapOnsets
 
+/// The start picker on a stretch of noise, an optional lead-in and a transient: the lead-in
+/// of a lossy codec's pre-echo (far fainter than the transient) is stepped over, and a sound
+/// that merely swells into its loudest part is not cut.
 @Suite struct StartPickerTests {
-    /// The picker as first written: every split scored with libm's logarithm. The screened
-    /// picker must return the very same index.
-    func everySplitPick(_ samples: [Float], minimumSegment: Int = 4) -> Int {
-        let count = samples.count
-        guard count >= 2 * minimumSegment + 1 else { return count / 2 }
-        var total = 0.0
-        for sample in samples { total += Double(sample) * Double(sample) }
-        var before = 0.0
-        for index in 0..<minimumSegment { before += Double(samples[index]) * Double(samples[index]) }
-        var best = minimumSegment, bestScore = Double.infinity
-        for split in minimumSegment...(count - minimumSegment) {
-            let n1 = Double(split), n2 = Double(count - split)
-            let score = n1 * log(before / n1 + 1e-20) + n2 * log(max(total - before, 0) / n2 + 1e-20)
-            if score < bestScore { bestScore = score; best = split }
-            before += Double(samples[split]) * Double(samples[split])
+    /// 20 ms of noise at `noiseRMS`, then `leadIn` samples of noise at `leadInRMS`, then 2 ms
+    /// of a noise burst at `burstRMS`, ending where its power peaks as the detector's stretches
+    /// do (48 kHz); returns the samples and where the lead-in and the burst start.
+    func stretch(noiseRMS: Double = 0.001, leadIn: Int, leadInRMS: Double, burstRMS: Double,
+                 seed: UInt64) -> (samples: [Float], leadInStart: Int, burstStart: Int) {
+        var random = TestRandom(state: seed)
+        let leadInStart = 960, burstStart = leadInStart + leadIn, count = burstStart + 96
+        let samples = (0..<count).map { index -> Float in
+            let rms = index < leadInStart ? noiseRMS : index < burstStart ? leadInRMS : burstRMS
+            return Float(rms * random.gaussian())
         }
-        return best
+        return (samples, leadInStart, burstStart)
     }
 
-    func pick(_ samples: [Float]) -> Int { samples.withUnsafeBufferPointer { StartPicker.pick($0) } }
-
-    @Test func screenedPickIsTheEverySplitPick() {
-        var random = TestRandom(state: 5)
-        for trial in 0..<400 {
-            let count = 9 + Int(random.next() % 1_500)
-            let start = Int(random.next() % UInt64(count))
-            // From a burst 60 dB over the noise down to none at all (a flat AIC curve).
-            let gain = Float(pow(10, random.uniform() * 3))
-            let noise = Float(pow(10, -1 - random.uniform() * 5))
-            var samples = (0..<count).map { _ in noise * Float(random.gaussian()) }
-            for index in start..<count { samples[index] *= gain }
-            #expect(pick(samples) == everySplitPick(samples), "trial \(trial)")
+    @Test(arguments: [48, 144, 288])  // 1, 3 and 6 ms of pre-echo at 48 kHz
+    func preEchoThirtyDecibelsUnderTheTransientIsSteppedOver(leadIn: Int) {
+        for seed in UInt64(1)...20 {
+            let (samples, leadInStart, burstStart) = stretch(leadIn: leadIn, leadInRMS: 0.01, burstRMS: 0.3, seed: seed)
+            let picked = samples.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0) }
+            #expect(abs(picked.start - burstStart) <= 3, "seed \(seed): start \(picked.start), burst \(burstStart)")
+            #expect(abs((picked.precursor ?? -1000) - leadInStart) <= 6, "seed \(seed): precursor \(String(describing: picked.precursor))")
+            // The plain picker stops at the pre-echo.
+            #expect(abs(samples.withUnsafeBufferPointer { StartPicker.pick($0) } - leadInStart) <= 6)
         }
     }
 
-    @Test func edgeCasesPickAsBefore() {
-        let stretches: [[Float]] = [
-            [Float](repeating: 0, count: 200),                                    // digital silence
-            [Float](repeating: 0.25, count: 200),                                 // constant
-            (0..<300).map { $0 < 150 ? 0 : 1_000_000 },                            // the largest samples
-            (0..<300).map { $0 < 150 ? 1e-30 : 1e-20 },                            // subnormal squares
-            (0..<100).map { $0 == 50 ? .nan : 0.1 },
-            (0..<100).map { $0 == 50 ? .infinity : 0.1 },
-            (0..<9).map { Float($0) },                                             // the shortest
-            [1, 2, 3],
-        ]
-        for samples in stretches { #expect(pick(samples) == everySplitPick(samples), "\(samples.prefix(3))") }
+    @Test func aLeadInOnlyTenDecibelsFainterIsPartOfTheSound() {
+        for seed in UInt64(1)...20 {
+            let (samples, leadInStart, _) = stretch(leadIn: 144, leadInRMS: 0.1, burstRMS: 0.3, seed: seed)
+            let picked = samples.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0) }
+            #expect(picked.precursor == nil, "seed \(seed)")
+            #expect(abs(picked.start - leadInStart) <= 6, "seed \(seed): start \(picked.start), lead-in \(leadInStart)")
+        }
     }
 
-    @Test func approximateLogStaysWithinItsBound() {
-        let table = ApproximateLog.table
-        var random = TestRandom(state: 9)
-        var worst = 0.0
-        for _ in 0..<200_000 {
-            let x = pow(10, -20 + random.uniform() * 40)
-            let approximate = table.withUnsafeBufferPointer { ApproximateLog.log(x, table: $0) }
-            worst = max(worst, abs(approximate - log(x)))
+    @Test func aCleanTransientKeepsItsStart() {
+        for seed in UInt64(1)...20 {
+            let (samples, _, burstStart) = stretch(leadIn: 0, leadInRMS: 0, burstRMS: 0.3, seed: seed)
+            let picked = samples.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0) }
+            #expect(picked.precursor == nil, "seed \(seed)")
+            #expect(abs(picked.start - burstStart) <= 3, "seed \(seed)")
         }
-        #expect(worst < ApproximateLog.bound / 10)
     }
 }

@@ -80,6 +80,31 @@ import TapAudio
         for (onset, start) in zip(detection.onsets, starts) { #expect(abs(onset.frame - start) <= 10) }
     }
 
+    /// Glottal pulses (a run of similar, faint onsets 8–15 ms apart) score low; a tap that
+    /// lands on such a run, far louder than every pulse, keeps its score, wherever it falls in
+    /// the run.
+    @Test func aTapOnARunOfFaintPulsesStaysATap() {
+        let features = OnsetFeatures(sustainedSNR: 12, attackDuration: 0.001, aboveMaskDB: 4, decayDB: -5)
+        func onset(_ time: Double, _ strength: Double) -> Onset {
+            Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.001, strength: strength, snrDB: 20, features: features)
+        }
+        let pulses = [onset(1.000, -40), onset(1.012, -39), onset(1.024, -41)]
+        for position in 0...3 {
+            var run = pulses
+            run.insert(onset(0.988 + 0.012 * Double(position), -25), at: position)
+            for index in run.indices { run[index].time = 0.988 + 0.012 * Double(index) }
+            let scored = TapScore.classify(run + [onset(3, -25)], cut: 0.5)
+            #expect(scored[position].kind == .tap, "tap at position \(position)")
+            #expect(scored.indices.filter { $0 != position && $0 < run.count }.allSatisfy { scored[$0].kind == .other })
+        }
+        // A run of pulses alike in level is a train throughout.
+        #expect(TapScore.classify(pulses + [onset(3, -25)], cut: 0.5).prefix(3).allSatisfy { $0.kind == .other })
+        // Only 5 dB over the others is not enough to stand out of it.
+        var close = pulses
+        close[2].strength = -34
+        #expect(TapScore.classify(close + [onset(3, -25)], cut: 0.5)[2].kind == .other)
+    }
+
     @Test func theCutSplitsTapsFromOtherSounds() {
         let features = OnsetFeatures(sustainedSNR: 20, attackDuration: 0.002, aboveMaskDB: 15, decayDB: -10)
         let tap = Onset(time: 1, frame: 44_100, peakTime: 1.002, strength: -20, snrDB: 30, features: features)
