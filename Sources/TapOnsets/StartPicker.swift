@@ -15,7 +15,7 @@ enum StartPicker {
     /// stretch after the first change point holds a second one, and the power there is at
     /// least ``precursorJumpDB`` over the power between the two, the sound begins at the
     /// second. A lossy codec (AAC, MP3, Opus) or an FFT denoiser smears quantisation noise up
-    /// to one transform block ahead of a transient (pre-echo), 20–40 dB under it; the first
+    /// to one transform block ahead of a transient (pre-echo), 16–25 dB under it; the first
     /// change point finds where that noise starts, milliseconds early.
     /// Returns the start and, when one was stepped over, where the precursor began.
     static func pickSkippingPrecursor(_ samples: UnsafeBufferPointer<Float>) -> (start: Int, precursor: Int?) {
