@@ -118,8 +118,8 @@ public final class AudioFileReader {
             channel.downmix(buffer.baseAddress!, frames: got, channels: channels, into: base)
         }
         // `!(|x| <= limit)` is also true for NaN. The first bad sample is sought only if there
-        // is one.
-        if !Self.allWithinLargestSample(UnsafeBufferPointer(start: base, count: got)), let bad = (0..<got).first(where: { !(abs(base[$0]) <= Self.largestSample) }) {
+        // is one. Samples converted from 16-bit integers lie within ±1 and need no check.
+        if !readsIntegers, !Self.allWithinLargestSample(UnsafeBufferPointer(start: base, count: got)), let bad = (0..<got).first(where: { !(abs(base[$0]) <= Self.largestSample) }) {
             throw .invalidSample(path: path, frame: framesRead + bad, sampleRate: info.sampleRate, value: base[bad])
         }
         framesRead += got

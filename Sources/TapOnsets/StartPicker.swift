@@ -22,8 +22,7 @@ enum StartPicker {
         let first = pick(samples)
         let rest = UnsafeBufferPointer(rebasing: samples[first...])
         guard rest.count >= 16 else { return (first, nil) }
-        let second = pick(rest)
-        guard second > 0 else { return (first, nil) }
+        let second = pick(rest)   // at least `minimumSegment`: never 0
         func meanSquare(_ range: Range<Int>) -> Double {
             var sum = 0.0
             for index in range { sum += Double(rest[index]) * Double(rest[index]) }
@@ -53,9 +52,9 @@ enum StartPicker {
         // bound screens them: a split whose approximate score lies more than twice the bound
         // above the lowest approximate score scores above the lowest exact score, and is
         // skipped. The rest are scored exactly, in order, as if every split were.
-        var candidate = [Bool](repeating: true, count: count + 1)
+        var approximate = [Double](repeating: 0, count: count + 1)
+        var cutoff = Double.infinity   // every split is scored exactly when the total is not finite
         if total.isFinite {
-            var approximate = [Double](repeating: 0, count: count + 1)
             var lowest = Double.infinity
             ApproximateLog.table.withUnsafeBufferPointer { table in
                 for split in splits {
@@ -68,11 +67,11 @@ enum StartPicker {
             // Each logarithm is off by at most `ApproximateLog.bound` (with a wide margin for
             // the exact one's rounding) and is weighted by a segment's length: n1 + n2 = count.
             let bound = Double(count) * ApproximateLog.bound
-            for split in splits { candidate[split] = approximate[split] <= lowest + 2 * bound }
+            cutoff = lowest + 2 * bound
         }
         var best = minimumSegment
         var bestScore = Double.infinity
-        for split in splits where candidate[split] {
+        for split in splits where approximate[split] <= cutoff {
             let value = score(split: split, count: count, before: energyBefore[split], total: total) { Foundation.log($0) }
             if value < bestScore {
                 bestScore = value

@@ -119,9 +119,17 @@ public enum TapScore {
                 // other one: a tap whose ringing re-triggers after it, or a tap that lands on a
                 // run of faint pulses (voiced speech just before it).
                 let train = free[start..<end]
-                let loudest = train.max { onsets[$0].strength < onsets[$1].strength }!
-                let runnerUp = train.filter { $0 != loudest }.map { onsets[$0].strength }.max()!
-                members.formUnion(train.filter { $0 != loudest || onsets[loudest].strength < runnerUp + trainLeadDB })
+                var loudest = train.first!, runnerUp = -Double.infinity
+                for index in train.dropFirst() {
+                    if onsets[index].strength > onsets[loudest].strength {
+                        runnerUp = onsets[loudest].strength
+                        loudest = index
+                    } else {
+                        runnerUp = max(runnerUp, onsets[index].strength)
+                    }
+                }
+                members.formUnion(train)
+                if onsets[loudest].strength >= runnerUp + trainLeadDB { members.remove(loudest) }
             }
             start = end
         }
