@@ -29,8 +29,9 @@ import TapTestSupport
         let sorted = errors.sorted()
         #expect(!sorted.isEmpty && abs(sorted[sorted.count / 2]) <= 0.0005, "\(errors)")
         #expect(errors.allSatisfy { abs($0) <= 0.003 }, "\(errors)")
-        // The taps' own ringing is still heard, and set aside as other sounds (not merely missed).
+        // The taps' own ringing is still heard, and set aside as other sounds (not merely missed):
+        // every other sound comes within 200 ms after a tap.
         #expect(!detection.otherOnsets.isEmpty)
-        #expect(detection.otherOnsets.allSatisfy { onset in labels.contains { abs(onset.time - $0) < 0.2 } })
+        #expect(detection.otherOnsets.allSatisfy { onset in labels.contains { (0..<0.2).contains(onset.time - $0) } })
     }
 }

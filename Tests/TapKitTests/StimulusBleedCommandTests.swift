@@ -179,6 +179,7 @@ struct MusicExperiment {
         let rows = onsets.stdout.split(separator: "\n").dropFirst()
         #expect(rows.count == experiment.taps.count, "\(onsets.stdout)")
         let times = rows.compactMap { Double($0.split(separator: ",")[1]) }
+        #expect(times.count == rows.count, "\(onsets.stdout)")
         #expect(zip(times, experiment.taps).allSatisfy { abs($0 - $1) < 0.001 })
 
         // A stimulus that is not there: said, and the click grid is used.

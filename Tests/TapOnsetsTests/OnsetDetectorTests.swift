@@ -31,6 +31,30 @@ import TapAudio
         #expect(detectOnsets(in: signal).isEmpty)
     }
 
+    /// Input that is already high-passed (as bleed cancellation hands it on) is taken four hops
+    /// at a time when a block holds them: the same onsets as hop by hop, sample-sized blocks.
+    @Test func highPassedInputInWholeHopsEqualsSampleBySample() {
+        let starts = [5_000, 40_000, 41_500, 90_000, 90_700]
+        let signal = syntheticTaps(starts: starts, amplitude: 20, frames: 120_000, seed: 7)
+        var filter = HighPassFilter(cutoff: OnsetDetectorConfiguration.standard.highPassCutoff, sampleRate: rate)
+        let filtered = signal.samples.map { filter.process($0) }
+        func detect(blockSize: Int) -> [Onset] {
+            var detector = OnsetDetector(sampleRate: rate, configurations: [.standard, .standard.clickProbe], input: .highPassed)
+            var onsets: [[Onset]] = [[], []]
+            var index = 0
+            while index < filtered.count {
+                let end = min(index + blockSize, filtered.count)
+                filtered[index..<end].withUnsafeBufferPointer { detector.process($0, into: &onsets) }
+                index = end
+            }
+            detector.finish(into: &onsets)
+            return onsets.flatMap { $0 }
+        }
+        let bySample = detect(blockSize: 1)
+        #expect(bySample.count >= 2 * 4)
+        for blockSize in [4_099, 65_536] { #expect(detect(blockSize: blockSize) == bySample, "blocks of \(blockSize)") }
+    }
+
     @Test func streamingInOddBlocksEqualsOneBlock() {
         let starts = [5_000, 40_000, 41_500, 90_000]
         let signal = syntheticTaps(starts: starts, amplitude: 20, frames: 120_000, seed: 5)
