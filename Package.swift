@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "TapAudio", dependencies: ["CSndFile", .product(name: "Atomics", package: "swift-atomics")]),
         .target(name: "TapStatistics"),
         .target(name: "TapMatching"),
-        .target(name: "TapOnsets", dependencies: ["TapAudio", "CFFTW"]),
+        .target(name: "TapOnsets", dependencies: ["TapAudio", "TapStatistics", "CFFTW"]),
         .target(name: "TapData", dependencies: ["TapAudio"]),
         .target(name: "TapSim", dependencies: ["TapAudio", "TapData", "TapStatistics"]),
         // The robustness corpus: TapSim tasks with processing and sounds the detector never saw.

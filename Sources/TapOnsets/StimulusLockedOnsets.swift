@@ -29,14 +29,17 @@ public enum StimulusLockedOnsets {
     }
 
     /// The grids found, each with the indices of its member onsets, largest first.
-    static func grids(in times: [Seconds], tolerance: ClosedRange<Seconds> = 0.0003...0.001,
+    /// - Parameter levels: each onset's peak level, dB, when known: pairs of onsets at the same
+    ///   level also vote for a period on their own (see ``candidatePeriods(_:levels:periodRange:)``).
+    static func grids(in times: [Seconds], levels: [Double]? = nil, tolerance: ClosedRange<Seconds> = 0.0003...0.001,
                       periodRange: ClosedRange<Seconds> = 0.1...2.0,
                       minimumCount: Int = 8, maximumGrids: Int = 2) -> [(grid: Grid, members: [Int])] {
         var remaining = Array(times.indices)
         var found: [(grid: Grid, members: [Int])] = []
         for _ in 0..<maximumGrids {
             let subset = remaining.map { times[$0] }
-            guard let grid = fitGrid(subset, tolerance: tolerance, periodRange: periodRange,
+            guard let grid = fitGrid(subset, levels: levels.map { levels in remaining.map { levels[$0] } },
+                                     tolerance: tolerance, periodRange: periodRange,
                                      minimumCount: minimumCount) else { break }
             let members = Set(subset.indices.filter { grid.distance(subset[$0]) <= grid.tolerance })
             guard members.count >= minimumCount else { break }
@@ -60,27 +63,50 @@ public enum StimulusLockedOnsets {
         }
     }
 
-    static func fitGrid(_ times: [Double], tolerance: ClosedRange<Double>, periodRange: ClosedRange<Double>,
-                        minimumCount: Int) -> Grid? {
+    static func fitGrid(_ times: [Double], levels: [Double]? = nil, tolerance: ClosedRange<Double>,
+                        periodRange: ClosedRange<Double>, minimumCount: Int) -> Grid? {
         guard times.count >= minimumCount else { return nil }
-        var best: (grid: Grid, members: Int)?
-        for period in candidatePeriods(times, periodRange: periodRange) {
+        // Grids are ranked by their members beyond those that onsets scattered at random would
+        // give them: each onset lies within the tolerance of some grid line with probability
+        // 2 × tolerance / period, so a grid at a sixth of the click period collects six times
+        // the chance members of the clicks' own among dense onsets (reverberant tails, speech).
+        var ranked: [(grid: Grid, members: Int, excess: Double)] = []
+        for period in candidatePeriods(times, levels: levels, periodRange: periodRange) {
             guard let grid = grid(times, period: period, tolerance: tolerance) else { continue }
             let members = times.filter { grid.distance($0) <= grid.tolerance }.count
-            if members > (best?.members ?? 0) || (members == best?.members && grid.period > best!.grid.period) {
-                best = (grid, members)
-            }
+            ranked.append((grid, members, Double(members) - Double(times.count) * 2 * grid.tolerance / grid.period))
         }
-        guard let best, best.members >= minimumCount else { return nil }
+        guard var best = ranked.max(by: { ($0.excess, $0.grid.period) < ($1.excess, $1.grid.period) }) else { return nil }
+        // A grid at a half, a third or a quarter of another's period holds that grid's clicks
+        // and whatever lies on its extra lines; unless those lines bring more than
+        // ``finerGridMargin`` members beyond chance (clicks that sound there too), the coarser
+        // grid is the clicks', and the finer one's extra members are other sounds.
+        while let coarser = ranked.first(where: { candidate in
+            candidate.excess > best.excess - finerGridMargin
+                && (2...4).contains { abs(candidate.grid.period - best.grid.period * Double($0)) <= 0.001 * candidate.grid.period }
+        }) {
+            best = coarser
+        }
+        guard best.members >= minimumCount else { return nil }
         return best.grid
     }
+
+    /// How many more members than chance explains the extra lines of a finer grid must bring.
+    static let finerGridMargin = 2.0
 
     /// Periods worth trying: the centres of the three most popular 0.2 ms bins of
     /// near-neighbour differences, and their halves and thirds (clicks hidden under taps
     /// leave gaps of two or three periods).
-    static func candidatePeriods(_ times: [Double], periodRange: ClosedRange<Double>) -> [Double] {
+    ///
+    /// With `levels`, the two most popular bins among pairs at the same level (within
+    /// ``sameLevelDB``, up to 16 onsets apart, each pair's difference divided by 1 to 4) are
+    /// tried as well. A metronome's clicks reach the microphone at one level, taps and speech
+    /// do not; where taps mask most clicks, the few clicks heard are outvoted by the
+    /// differences between syllables or taps, and only their shared level singles them out.
+    static func candidatePeriods(_ times: [Double], levels: [Double]? = nil, periodRange: ClosedRange<Double>) -> [Double] {
         let binWidth = 0.0002
         var votes: [Int: [Double]] = [:]
+        var sameLevelVotes: [Int: [Double]] = [:]
         for i in times.indices {
             var j = i + 1
             while j < times.count && j <= i + 8 {
@@ -90,18 +116,59 @@ public enum StimulusLockedOnsets {
                 j += 1
             }
         }
-        let ranked = votes.keys.map { bin -> (bin: Int, count: Int) in
-            (bin, (votes[bin - 1]?.count ?? 0) + votes[bin]!.count + (votes[bin + 1]?.count ?? 0))
-        }.sorted { ($0.count, -$0.bin) > ($1.count, -$1.bin) }
+        // Clicks at one level, farther apart: the few heard between taps are often several
+        // periods apart, so each such pair votes for its difference divided by 1 to 4.
+        if let levels {
+            for i in times.indices {
+                var j = i + 1
+                while j < times.count && j <= i + 16 && times[j] - times[i] <= 4 * periodRange.upperBound {
+                    let difference = times[j] - times[i]
+                    if abs(levels[i] - levels[j]) <= sameLevelDB {
+                        for multiple in 1...4 {
+                            let period = difference / Double(multiple)
+                            if periodRange.contains(period) { sameLevelVotes[Int(period / binWidth), default: []].append(period) }
+                        }
+                    }
+                    j += 1
+                }
+            }
+        }
         var periods: [Double] = []
-        for entry in ranked.prefix(3) where entry.count >= 3 {
-            let differences = ((votes[entry.bin - 1] ?? []) + votes[entry.bin]! + (votes[entry.bin + 1] ?? [])).sorted()
-            let period = differences[differences.count / 2]
+        for period in popularPeriods(votes, count: 3) {
             for divisor in 1...3 where period / Double(divisor) >= periodRange.lowerBound {
                 periods.append(refine(period / Double(divisor), times: times))
             }
         }
+        // The same-level votes already counted every pair at its whole multiples. Each period is
+        // sharpened on every onset and on the same-level pairs alone (where the clicks are few
+        // and other sounds many, the first can drift off them).
+        for period in popularPeriods(sameLevelVotes, count: 2) {
+            for candidate in [refine(period, times: times), refine(period, times: times, sameLevels: levels)]
+            where !periods.contains(candidate) {
+                periods.append(candidate)
+            }
+        }
         return periods
+    }
+
+    /// How close in level two onsets are to vote as clicks of one metronome, dB.
+    static let sameLevelDB = 1.0
+
+    /// The median difference of each of the `count` most popular bins (with their neighbours)
+    /// that hold at least three votes, skipping a bin next to one already taken (the same
+    /// period split over two bins).
+    private static func popularPeriods(_ votes: [Int: [Double]], count: Int) -> [Double] {
+        let ranked = votes.keys.map { bin -> (bin: Int, count: Int) in
+            (bin, (votes[bin - 1]?.count ?? 0) + votes[bin]!.count + (votes[bin + 1]?.count ?? 0))
+        }.sorted { ($0.count, -$0.bin) > ($1.count, -$1.bin) }
+        var taken: [(bin: Int, count: Int)] = []
+        for entry in ranked where taken.count < count && !taken.contains(where: { abs($0.bin - entry.bin) <= 1 }) {
+            taken.append(entry)
+        }
+        return taken.filter { $0.count >= 3 }.map { entry in
+            let differences = ((votes[entry.bin - 1] ?? []) + votes[entry.bin]! + (votes[entry.bin + 1] ?? [])).sorted()
+            return differences[differences.count / 2]
+        }
     }
 
     /// Sharpens a candidate period. A bin of differences also collects taps that happen to be
@@ -109,13 +176,16 @@ public enum StimulusLockedOnsets {
     /// to break a chain over many clicks. The refined period is the one within ±3 ms on which
     /// the most near-neighbour differences (among the first 400 onsets) fall within 0.4 ms of
     /// a whole multiple, searched in 0.1 ms and then 0.01 ms steps.
-    static func refine(_ period: Double, times: [Double]) -> Double {
+    ///
+    /// With `sameLevels`, only the differences between onsets at the same level
+    /// (``sameLevelDB``) count, as in the vote that proposed the period.
+    static func refine(_ period: Double, times: [Double], sameLevels levels: [Double]? = nil) -> Double {
         let sample = times.prefix(400)
         var differences: [Double] = []
         for i in sample.indices {
             var j = i + 1
             while j < sample.endIndex && j <= i + 16 && sample[j] - sample[i] <= 8.5 * period {
-                differences.append(sample[j] - sample[i])
+                if levels.map({ abs($0[i] - $0[j]) <= sameLevelDB }) ?? true { differences.append(sample[j] - sample[i]) }
                 j += 1
             }
         }

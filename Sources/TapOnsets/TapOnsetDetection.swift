@@ -1,4 +1,5 @@
 import TapAudio
+import TapStatistics
 
 /// Tap onsets of a recording, with the metronome bleed dealt with: what the latency
 /// analysis matches against touches.
@@ -197,7 +198,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     let first = found[0]
     guard bleed != .keep else { return TapOnsetDetection(onsets: first, stimulusOnsets: [], cancelledClicks: 0) }
     let probe = found[1]
-    let grids = StimulusLockedOnsets.grids(in: probe.map(\.time), minimumCount: 6)
+    let grids = StimulusLockedOnsets.grids(in: probe.map(\.time), levels: probe.map(\.strength), minimumCount: 6)
     let stimulus = Set(grids.flatMap(\.members)).sorted().map { probe[$0] }
 
     // The click template, from high-passed segments (the band the detector listens to: hum
@@ -270,9 +271,19 @@ let clickResidueWindow: Seconds = 0.001
 /// How much weaker than the click its residue is at least, dB.
 let clickResidueMarginDB = 8.0
 
-/// Sets aside the onsets on a click grid (used when the clicks could not be subtracted).
+/// Sets aside the onsets on a click grid (used when the clicks could not be subtracted),
+/// except those clearly louder than the grid's clicks.
+///
+/// A metronome's bleed reaches the microphone at one level (its clicks' levels spread by a few
+/// tenths of a dB); an onset on the grid more than ``tapOnClickMarginDB`` over the clicks'
+/// median level is a tap that landed on a click, and the sound there is mostly the tap.
 func setAsideStimulus(_ onsets: [Onset], cancelledClicks: Int) -> TapOnsetDetection {
-    let locked = Set(StimulusLockedOnsets.indices(in: onsets.map(\.time)))
-    return TapOnsetDetection(onsets: onsets.indices.filter { !locked.contains($0) }.map { onsets[$0] },
-                             stimulusOnsets: locked.sorted().map { onsets[$0] }, cancelledClicks: cancelledClicks)
+    let locked = StimulusLockedOnsets.indices(in: onsets.map(\.time))
+    let clickLevel = Summary(locked.map { onsets[$0].strength })?.median
+    let clicks = Set(locked.filter { onsets[$0].strength <= clickLevel! + tapOnClickMarginDB })
+    return TapOnsetDetection(onsets: onsets.indices.filter { !clicks.contains($0) }.map { onsets[$0] },
+                             stimulusOnsets: clicks.sorted().map { onsets[$0] }, cancelledClicks: cancelledClicks)
 }
+
+/// How much louder than a grid's clicks an onset on the grid is a tap, dB.
+let tapOnClickMarginDB = 3.0
