@@ -295,3 +295,36 @@ struct BleedScenario {
         #expect(detection.onsets.map(\.time) == detectTapOnsets(in: scenario.recording, bleed: .keep).onsets.map(\.time))
     }
 }
+
+/// A stimulus file at another rate than the recording, read through `ConvertedFileSource`.
+@Suite struct ConvertedFileSourceTests {
+    /// Frames `start ..< start + count` of `source`.
+    func frames(_ source: some FrameReadable, from start: Int, count: Int) throws -> [Float] {
+        var buffer = [Float](repeating: 0, count: count)
+        let got = try buffer.withUnsafeMutableBufferPointer { try source.read(from: start, into: $0) }
+        return Array(buffer[0..<got])
+    }
+
+    @Test(arguments: [(44_100, 48_000), (48_000, 44_100), (22_050, 37_800)])
+    func readsBackwardsWithoutOpeningTheFileAgain(fileRate: Int, rate: Int) throws {
+        let directory = NSTemporaryDirectory() + "tapkit-converted-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/stimulus.wav"
+        let stimulus = SyntheticMusic(duration: 2, seed: 4)
+        try Signal(samples: stimulus.render(origin: 0, step: 1 / Double(fileRate), count: 2 * fileRate), sampleRate: Double(fileRate))
+            .write(to: path, format: .wavFloat, channelCount: 2)
+        let whole = try frames(ConvertedFileSource(path: path, rate: rate), from: 0, count: 3 * rate)
+
+        let source = try ConvertedFileSource(path: path, rate: rate)
+        #expect(whole.count == source.frameCount)
+        // Once opened, the file is not needed again: a pass back to the start rewinds the
+        // reader it has (which a new reader, opening the file, could not do now).
+        try FileManager.default.removeItem(atPath: path)
+        let late = rate + 123
+        #expect(try frames(source, from: late, count: 5_000) == Array(whole[late..<(late + 5_000)]))
+        #expect(try frames(source, from: 0, count: whole.count) == whole)
+        #expect(try frames(source, from: 7, count: 10_000) == Array(whole[7..<10_007]))
+        #expect(try frames(source, from: 3, count: 1_000) == Array(whole[3..<1_003]))
+    }
+}
