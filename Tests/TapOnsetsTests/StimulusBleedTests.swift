@@ -276,6 +276,31 @@ struct BleedScenario {
         #expect(reason.contains(directory + "/rate.wav"))
     }
 
+    @Test func aStimulusThatCannotBeConvertedSaysWhyAndNamesIt() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stimulus = Signal(samples: Array(Self.scenario.stimulus.samples.prefix(44_100)), sampleRate: 44_100)
+        try stimulus.write(to: directory + "/music.wav", format: .wavFloat)
+        // 44 100 Hz → 192 001 Hz reduces to 192 001/44 100: the resampler's filter table would
+        // exceed its limit. A recording at 44 100.25 Hz (in memory) has no whole rate.
+        let cases: [(rate: Double, words: String)] = [
+            (192_001, "to the recording's 192001 Hz: 44100 Hz → 192001 Hz reduces to 192001/44100"),
+            (44_100.25, "to the recording's 44100.25 Hz: the sample rate 44100.25 Hz is not a positive whole number"),
+        ]
+        for (rate, words) in cases {
+            let recording = Signal(samples: [Float](repeating: 0, count: Int(rate)), sampleRate: rate)
+            for input in [StimulusInput(path: directory + "/music.wav"), StimulusInput(signal: stimulus)] {
+                let detection = detectTapOnsets(in: recording, stimulus: input)
+                guard case .unusable(let reason) = detection.stimulusBleed?.status else {
+                    Issue.record("\(input.name) at \(rate) Hz: \(String(describing: detection.stimulusBleed?.status))")
+                    continue
+                }
+                #expect(reason.hasPrefix("stimulus \(input.name): cannot convert it from its 44100 Hz " + words), "\(reason)")
+                #expect(detection.stimulusBleed?.message.hasSuffix("the metronome click grid was used instead") == true)
+            }
+        }
+    }
+
     @Test func anUnrelatedStimulusIsNotSubtracted() {
         let scenario = Self.scenario
         let other = BleedScenario(duration: 20, seed: 12).stimulus
