@@ -49,7 +49,9 @@ public struct SkippedFile: Sendable, Equatable, CustomStringConvertible {
 /// `NNN_TT` is given track `TT` of the list as its stimulus, starting at frame 0 of the
 /// recording, and its bleed is removed before detection when it can be
 /// (``TaskLatency/stimulusBleed``). A task whose capture sidecar says another file was played
-/// is given that file, and the track list's entry is a failure (`TapItFolder/taskStimuli(trackList:trackListPath:)`). An explicit experiment folder without a readable
+/// is given that file, and the track list's entry is a failure (`TapItFolder/taskStimuli(trackList:trackListPath:)`);
+/// when the sidecar's name is absolute or leaves the experiment folder, the task has no
+/// stimulus and the failure says so. An explicit experiment folder without a readable
 /// `trackList.xml` is a failure; the tasks are then analysed with the click grid.
 ///
 /// - Parameters:
