@@ -55,6 +55,19 @@ public final class ConvertingFileReader {
         return got
     }
 
+    /// Goes back to the file's first frame: the next ``read(into:maximumFrames:)`` delivers
+    /// the same frames as a new reader's would, bit for bit, without opening or decoding the
+    /// file again (for an MP3, opening decodes it once to count its frames).
+    /// - Throws: ``AudioError/readFailed(path:reason:)`` when the file cannot seek.
+    public func rewind() throws(AudioError) {
+        for file in files { try file.seek(toFrame: 0) }
+        resampler?.reset()
+        pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
+        sourceFinished = false
+        delivered = 0
+    }
+
     /// Frames at the file's rate, interleaved.
     private func readSource(into output: UnsafeMutablePointer<Float>, frames: Int) throws(AudioError) -> Int {
         let channels = channelCount

@@ -52,8 +52,14 @@ extension Resampler {
         }
     }
 
-    /// `rate` as a whole number of frames per second, or an error naming it.
-    static func wholeRate(_ rate: Double) throws(AudioError) -> Int {
+    /// A sample rate held as a `Double` (``Signal/sampleRate``, ``AudioFileInfo/sampleRate``)
+    /// as the whole number of frames per second a ``Resampler`` converts from or to.
+    ///
+    /// - Parameter rate: Frames per second.
+    /// - Returns: `rate` as an `Int`, exactly.
+    /// - Throws: ``AudioError/invalidResampling(_:)``, naming `rate`, when it is not positive,
+    ///   not a whole number, or beyond `Int32.max` (the largest rate a file header holds).
+    public static func wholeRate(_ rate: Double) throws(AudioError) -> Int {
         guard rate > 0, rate.rounded() == rate, rate <= Double(Int32.max) else {
             throw .invalidResampling("the sample rate \(rate) Hz is not a positive whole number")
         }

@@ -133,8 +133,11 @@ extension TapItFolder {
     /// (`entries`, read from `trackListPath` with `TrackList.readEntries(_:)`). When the task's
     /// capture sidecar (`NNN_TT.json`, written by `tapkit run`) names another file, the track
     /// list was changed after the session: that is an error at the entry's line, and the
-    /// sidecar's file, the one that was played, is the task's stimulus. A sidecar that cannot
-    /// be read is passed over (the analysis needs none).
+    /// sidecar's file, the one that was played, is the task's stimulus. When the sidecar's name
+    /// may not be used (`..` or an absolute path, refused as in a track list), the error says
+    /// so and the task has no stimulus: it falls back to the click-grid method, since the
+    /// list's entry is not what was played. A sidecar that cannot be read is passed over (the
+    /// analysis needs none).
     public func taskStimuli(trackList entries: [(name: String, line: Int)], trackListPath: String) -> TaskStimuli {
         var result = TaskStimuli()
         for task in completeTasks {
@@ -145,10 +148,15 @@ extension TapItFolder {
             let sidecarPath = joinPath(path, "\(task.id).json")
             if FileManager.default.fileExists(atPath: sidecarPath), let sidecar = try? TaskSidecar.read(sidecarPath),
                sidecar.stimulus != entry.name {
-                result.errors.append(.inconsistent(
-                    path: trackListPath, line: entry.line,
-                    message: "track \(track) is \(quoted(entry.name)), but task \(task.id) played \(quoted(sidecar.stimulus)) (\(sidecarPath)): the track list was changed after the session; the file played is used"))
-                guard TrackListScanner.placeProblem(sidecar.stimulus) == nil else { continue }
+                let changed = "track \(track) is \(quoted(entry.name)), but task \(task.id) played \(quoted(sidecar.stimulus)) (\(sidecarPath)): the track list was changed after the session"
+                if let problem = TrackListScanner.placeProblem(sidecar.stimulus) {
+                    result.errors.append(.inconsistent(
+                        path: trackListPath, line: entry.line,
+                        message: changed + "; task \(task.id) falls back to the click-grid method, as the file played cannot be used: \(quoted(sidecar.stimulus)) \(problem)"))
+                    continue
+                }
+                result.errors.append(.inconsistent(path: trackListPath, line: entry.line,
+                                                   message: changed + "; the file played is used"))
                 stimulus = sidecar.stimulus
             }
             result.stimuli[task.id] = stimulus

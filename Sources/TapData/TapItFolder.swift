@@ -127,7 +127,9 @@ private func unusableReason(_ path: String) -> String? {
     FileKind.problem(readingFileAt: path)
 }
 
-/// `directory/name`, without doubling a trailing slash.
-func joinPath(_ directory: String, _ name: String) -> String {
+/// `directory/name`, without doubling a trailing slash of `directory`: the path of an entry
+/// of a data or experiment folder. Shared by the package's modules (TapLatency builds the
+/// track list's and the stimuli's paths with it).
+package func joinPath(_ directory: String, _ name: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
 }

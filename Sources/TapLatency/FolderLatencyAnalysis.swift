@@ -49,7 +49,9 @@ public struct SkippedFile: Sendable, Equatable, CustomStringConvertible {
 /// `NNN_TT` is given track `TT` of the list as its stimulus, starting at frame 0 of the
 /// recording, and its bleed is removed before detection when it can be
 /// (``TaskLatency/stimulusBleed``). A task whose capture sidecar says another file was played
-/// is given that file, and the track list's entry is a failure (`TapItFolder/taskStimuli(trackList:trackListPath:)`). An explicit experiment folder without a readable
+/// is given that file, and the track list's entry is a failure (`TapItFolder/taskStimuli(trackList:trackListPath:)`);
+/// when the sidecar's name is absolute or leaves the experiment folder, the task has no
+/// stimulus and the failure says so. An explicit experiment folder without a readable
 /// `trackList.xml` is a failure; the tasks are then analysed with the click grid.
 ///
 /// - Parameters:
@@ -64,7 +66,7 @@ public func analyzeLatency(folder path: String, options: LatencyAnalysisOptions 
                            progress: (@Sendable (Int, Int) -> Void)? = nil) throws(TapDataError) -> FolderLatencyReport {
     let folder = try TapItFolder.scan(path)
     let runnable = folder.tasks.filter(\.isComplete)
-    let trackListPath = options.experimentFolder.map { inFolder($0, "trackList.xml") } ?? folder.trackListPath
+    let trackListPath = options.experimentFolder.map { joinPath($0, "trackList.xml") } ?? folder.trackListPath
     var failures = folder.problems.map(AnalysisError.data)
     let trackListExists = FileManager.default.fileExists(atPath: trackListPath)
     if options.experimentFolder != nil && !trackListExists { failures.append(.data(.notFound(path: trackListPath))) }
@@ -75,7 +77,7 @@ public func analyzeLatency(folder path: String, options: LatencyAnalysisOptions 
        let entries = try? TrackList.readEntries(trackListPath) {
         let found = folder.taskStimuli(trackList: entries, trackListPath: trackListPath)
         let experiment = options.experimentFolder ?? URL(fileURLWithPath: trackListPath).deletingLastPathComponent().path
-        stimuli = found.stimuli.mapValues { inFolder(experiment, $0) }
+        stimuli = found.stimuli.mapValues { joinPath(experiment, $0) }
         failures += found.errors.map(AnalysisError.data)
     }
     let results = runInParallel(count: runnable.count, jobs: jobs, progress: progress) { [stimuli] index -> Result<TaskLatency, AnalysisError> in
@@ -103,11 +105,6 @@ public func analyzeLatency(folder path: String, options: LatencyAnalysisOptions 
         return SkippedFile(path: path, reason: why.reason, looksLikeTask: why.looksLikeTask)
     }
     return report
-}
-
-/// `folder/name`, without doubling a trailing slash.
-private func inFolder(_ folder: String, _ name: String) -> String {
-    folder.hasSuffix("/") ? folder + name : folder + "/" + name
 }
 
 /// Runs `body` for 0..<count on `jobs` threads and returns the results in index order, so

@@ -86,8 +86,8 @@ public struct StimulusBleedReport: Sendable, Equatable {
         /// The stimulus's bleed was subtracted before detection.
         case removed
         /// The stimulus could not be used (missing, unreadable, too short, or at another
-        /// sample rate that is not a whole number of frames per second, so that it cannot be
-        /// converted); the reason names the file.
+        /// sample rate that it cannot be converted from, e.g. when one of the rates is not a
+        /// whole number of frames per second); the reason names the file and says why.
         case unusable(reason: String)
         /// The stimulus was read, but its bleed could not be estimated or subtracting it did
         /// not lower the recording's power: nothing was subtracted. The reason says which.
@@ -226,24 +226,27 @@ enum StimulusBleedRemoval {
         case .file(let path):
             do throws(AudioError) {
                 source = FileSource(reader: try AudioFileReader(path: path, channel: .mix))
-                // At another rate: converted as `tapkit run` converts a stimulus it plays.
-                if source.sampleRate != rate, let outputRate = wholeRate(rate), wholeRate(source.sampleRate) != nil {
-                    source = try ConvertedFileSource(path: path, rate: outputRate)
-                }
             } catch {
                 return .failure(StimulusProblem(reason: "stimulus \(error.description)"))
+            }
+            if source.sampleRate != rate {
+                // At another rate: converted as `tapkit run` converts a stimulus it plays.
+                do throws(AudioError) {
+                    source = try ConvertedFileSource(path: path, rate: Resampler.wholeRate(rate))
+                } catch {
+                    return .failure(conversionProblem(error, stimulus: stimulus, from: source.sampleRate, to: rate))
+                }
             }
         case .signal(let signal):
             guard !signal.samples.isEmpty else { return .failure(StimulusProblem(reason: "\(stimulus.name) is empty")) }
             source = SignalSource(signal: signal)
-            if signal.sampleRate != rate, let outputRate = wholeRate(rate), let converted = try? signal.resampled(to: outputRate) {
-                source = SignalSource(signal: converted)
+            if signal.sampleRate != rate {
+                do throws(AudioError) {
+                    source = SignalSource(signal: try signal.resampled(to: Resampler.wholeRate(rate)))
+                } catch {
+                    return .failure(conversionProblem(error, stimulus: stimulus, from: signal.sampleRate, to: rate))
+                }
             }
-        }
-        guard source.sampleRate == rate else {
-            return .failure(StimulusProblem(reason: String(
-                format: "stimulus %@: its sample rate is %g Hz, the recording's %g Hz, and one of them is not a whole number of frames per second (convert it with `tapkit resample`)",
-                stimulus.name, source.sampleRate, rate)))
         }
         let start = max(0, stimulus.offset)
         let end = min(Double(recording.frameCount) / rate, stimulus.offset + Double(source.frameCount) / rate)
@@ -364,9 +367,18 @@ enum StimulusBleedRemoval {
         return .detected(detection)
     }
 
-    /// `rate` as a whole number of frames per second, or nil when it is not one.
-    private static func wholeRate(_ rate: Double) -> Int? {
-        rate > 0 && rate <= Double(Int32.max) && rate == rate.rounded() ? Int(rate) : nil
+    /// Why the stimulus cannot be converted to the recording's rate, naming it: a rate that is
+    /// not a whole number of frames per second, or a rate pair the resampler cannot convert
+    /// (``AudioError/invalidResampling(_:)`` names no file); an error reading the file names it.
+    private static func conversionProblem(_ error: AudioError, stimulus: StimulusInput,
+                                          from stimulusRate: Double, to rate: Double) -> StimulusProblem {
+        guard case .invalidResampling(let reason) = error else {
+            return StimulusProblem(reason: "stimulus \(error.description)")
+        }
+        // Whole rates without a fraction, others in full (`%g` would round 44 100.25 to 44 100.2).
+        func hertz(_ rate: Double) -> String { rate == rate.rounded() && abs(rate) < 1e15 ? String(Int(rate)) : String(rate) }
+        return StimulusProblem(reason: "stimulus \(stimulus.name): cannot convert it from its \(hertz(stimulusRate)) Hz "
+            + "to the recording's \(hertz(rate)) Hz: \(reason)")
     }
 
     private static func searchText(_ configuration: StimulusBleedConfiguration) -> String {

@@ -40,14 +40,14 @@ extension SignalSource: FrameReadable {
 
 /// A file's channels mixed to mono and converted to another sample rate, read front to back
 /// through a `ConvertingFileReader` (the conversion `tapkit run` plays a stimulus through, so
-/// the samples are those that were played). A read before the frame reached starts the
-/// conversion again from the file's start: the bleed removal reads the stimulus in a few
-/// front-to-back passes, so this happens once per pass.
+/// the samples are those that were played). A read before the frame reached rewinds the
+/// reader and converts again from the file's start: the bleed removal reads the stimulus in a
+/// few front-to-back passes, so this happens once per pass. The file is opened once.
 final class ConvertedFileSource: FrameReadable {
     let path: String
     let sampleRate: Double
     let frameCount: Int
-    private var reader: ConvertingFileReader
+    private let reader: ConvertingFileReader
     private var position = 0
     private var scratch = [Float](repeating: 0, count: 16_384)
 
@@ -60,7 +60,7 @@ final class ConvertedFileSource: FrameReadable {
 
     func read(from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
         if start < position {
-            reader = try ConvertingFileReader(path: path, channels: [.mix], outputRate: Int(sampleRate))
+            try reader.rewind()
             position = 0
         }
         while position < start {

@@ -231,4 +231,25 @@ struct MusicExperiment {
         #expect(result.stderr.contains("error: \(trackList):3: track 1 is \"edited.wav\", but task 001_01 played \"music.wav\""),
                 "\(result.stderr)")
     }
+
+    @Test func aFilePlayedOutsideTheExperimentFolderIsNamedAndTheTaskUsesTheClickGrid() throws {
+        let folder = TemporaryFolder()
+        try Self.experiment.write(experiment: folder.path, tracks: ["edited.wav"])
+        // The sidecar names the music by a path that leaves the experiment folder.
+        try TaskSidecar(task: "001_01", stimulus: "../music.wav", sampleRate: MusicExperiment.rate, periodFrames: 128,
+                        outputPorts: ["system:playback_1"], inputPort: "system:capture_1", tapInput: "keyboard",
+                        taps: Self.experiment.touches.count, stimulusSampleRate: MusicExperiment.rate, stimulusUnderrunFrames: 0,
+                        xruns: 0, droppedFrames: 0, startedAt: "2026-11-24T00:00:00Z", tapkitVersion: "0.0.0", completed: true)
+            .write(to: folder.file("data/001_01.json"))
+        let result = try runTapKit(["latency", folder.file("data"), "--format", "json"])
+        #expect(result.status == 1)
+        let task = try #require(try tasks(result.stdout).first, "\(result.stderr)")
+        #expect(task["stimulus_bleed"] is NSNull, "\(task)")
+        #expect(task["n_matched"] as? Int == Self.experiment.taps.count, "\(task)")
+        let trackList = URL(fileURLWithPath: folder.file("trackList.xml")).standardizedFileURL.path
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("error: \(trackList):3: track 1 is \"edited.wav\", but task 001_01 played \"../music.wav\"")
+            && $0.contains("task 001_01 falls back to the click-grid method, as the file played cannot be used: \"../music.wav\" leaves the experiment folder")
+            && !$0.contains("is used") }, "\(result.stderr)")
+    }
 }

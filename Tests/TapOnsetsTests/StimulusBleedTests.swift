@@ -276,6 +276,31 @@ struct BleedScenario {
         #expect(reason.contains(directory + "/rate.wav"))
     }
 
+    @Test func aStimulusThatCannotBeConvertedSaysWhyAndNamesIt() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stimulus = Signal(samples: Array(Self.scenario.stimulus.samples.prefix(44_100)), sampleRate: 44_100)
+        try stimulus.write(to: directory + "/music.wav", format: .wavFloat)
+        // 44 100 Hz → 192 001 Hz reduces to 192 001/44 100: the resampler's filter table would
+        // exceed its limit. A recording at 44 100.25 Hz (in memory) has no whole rate.
+        let cases: [(rate: Double, words: String)] = [
+            (192_001, "to the recording's 192001 Hz: 44100 Hz → 192001 Hz reduces to 192001/44100"),
+            (44_100.25, "to the recording's 44100.25 Hz: the sample rate 44100.25 Hz is not a positive whole number"),
+        ]
+        for (rate, words) in cases {
+            let recording = Signal(samples: [Float](repeating: 0, count: Int(rate)), sampleRate: rate)
+            for input in [StimulusInput(path: directory + "/music.wav"), StimulusInput(signal: stimulus)] {
+                let detection = detectTapOnsets(in: recording, stimulus: input)
+                guard case .unusable(let reason) = detection.stimulusBleed?.status else {
+                    Issue.record("\(input.name) at \(rate) Hz: \(String(describing: detection.stimulusBleed?.status))")
+                    continue
+                }
+                #expect(reason.hasPrefix("stimulus \(input.name): cannot convert it from its 44100 Hz " + words), "\(reason)")
+                #expect(detection.stimulusBleed?.message.hasSuffix("the metronome click grid was used instead") == true)
+            }
+        }
+    }
+
     @Test func anUnrelatedStimulusIsNotSubtracted() {
         let scenario = Self.scenario
         let other = BleedScenario(duration: 20, seed: 12).stimulus
@@ -293,5 +318,38 @@ struct BleedScenario {
         let detection = detectTapOnsets(in: scenario.recording, bleed: .keep, stimulus: StimulusInput(signal: scenario.stimulus))
         #expect(detection.stimulusBleed == nil)
         #expect(detection.onsets.map(\.time) == detectTapOnsets(in: scenario.recording, bleed: .keep).onsets.map(\.time))
+    }
+}
+
+/// A stimulus file at another rate than the recording, read through `ConvertedFileSource`.
+@Suite struct ConvertedFileSourceTests {
+    /// Frames `start ..< start + count` of `source`.
+    func frames(_ source: some FrameReadable, from start: Int, count: Int) throws -> [Float] {
+        var buffer = [Float](repeating: 0, count: count)
+        let got = try buffer.withUnsafeMutableBufferPointer { try source.read(from: start, into: $0) }
+        return Array(buffer[0..<got])
+    }
+
+    @Test(arguments: [(44_100, 48_000), (48_000, 44_100), (22_050, 37_800)])
+    func readsBackwardsWithoutOpeningTheFileAgain(fileRate: Int, rate: Int) throws {
+        let directory = NSTemporaryDirectory() + "tapkit-converted-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/stimulus.wav"
+        let stimulus = SyntheticMusic(duration: 2, seed: 4)
+        try Signal(samples: stimulus.render(origin: 0, step: 1 / Double(fileRate), count: 2 * fileRate), sampleRate: Double(fileRate))
+            .write(to: path, format: .wavFloat, channelCount: 2)
+        let whole = try frames(ConvertedFileSource(path: path, rate: rate), from: 0, count: 3 * rate)
+
+        let source = try ConvertedFileSource(path: path, rate: rate)
+        #expect(whole.count == source.frameCount)
+        // Once opened, the file is not needed again: a pass back to the start rewinds the
+        // reader it has (which a new reader, opening the file, could not do now).
+        try FileManager.default.removeItem(atPath: path)
+        let late = rate + 123
+        #expect(try frames(source, from: late, count: 5_000) == Array(whole[late..<(late + 5_000)]))
+        #expect(try frames(source, from: 0, count: whole.count) == whole)
+        #expect(try frames(source, from: 7, count: 10_000) == Array(whole[7..<10_007]))
+        #expect(try frames(source, from: 3, count: 1_000) == Array(whole[3..<1_003]))
     }
 }
