@@ -190,6 +190,8 @@ struct BleedCanceller {
     private var nextClick: Int
     /// Clicks subtracted so far.
     private(set) var cancelledClicks = 0
+    /// Where the clicks subtracted since samples were last released start, frames.
+    private var subtractedSinceRelease: [Int] = []
 
     init(template: BleedTemplate, sampleRate: Double) {
         self.template = template
@@ -201,6 +203,13 @@ struct BleedCanceller {
 
     /// Appends `block`; calls `emit` with every sample that no later click can change.
     mutating func process(_ block: UnsafeBufferPointer<Float>, emit: (UnsafeBufferPointer<Float>) -> Void) {
+        process(block) { samples, _ in emit(samples) }
+    }
+
+    /// Appends `block`; calls `emit` with every sample that no later click can change and the
+    /// frames where the clicks subtracted since the last call start (their grid instants, as
+    /// aligned; each before or within what it releases).
+    mutating func process(_ block: UnsafeBufferPointer<Float>, emit: (UnsafeBufferPointer<Float>, [Int]) -> Void) {
         pending.append(contentsOf: block)
         let pendingEnd = pendingStart + pending.count
         while template.startFrame(ofClick: nextClick) + template.samples.count + maximumShift <= pendingEnd {
@@ -212,6 +221,11 @@ struct BleedCanceller {
 
     /// Cancels the clicks that the end of the stream cut short and releases the rest.
     mutating func finish(emit: (UnsafeBufferPointer<Float>) -> Void) {
+        finish { samples, _ in emit(samples) }
+    }
+
+    /// ``finish(emit:)``, with where the clicks subtracted since the last release start.
+    mutating func finish(emit: (UnsafeBufferPointer<Float>, [Int]) -> Void) {
         let pendingEnd = pendingStart + pending.count
         while template.startFrame(ofClick: nextClick) - maximumShift < pendingEnd {
             cancel(click: nextClick)
@@ -273,13 +287,16 @@ struct BleedCanceller {
         guard 2 * dot > energy || signalEnergy > 4 * energy else { return }
         if fits { trackedShift = best!.start - gridStart }
         for frame in first..<last { pending[frame - pendingStart] -= template.samples[frame - start] }
+        subtractedSinceRelease.append(start + template.leadFrames)
         cancelledClicks += 1
     }
 
-    private mutating func release(upTo frame: Int, emit: (UnsafeBufferPointer<Float>) -> Void) {
+    private mutating func release(upTo frame: Int, emit: (UnsafeBufferPointer<Float>, [Int]) -> Void) {
         let count = frame - pendingStart
         guard count > 0 else { return }
-        pending.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        var subtracted: [Int] = []
+        swap(&subtracted, &subtractedSinceRelease)
+        pending.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<count]), subtracted) }
         pending.removeFirst(count)
         pendingStart = frame
     }

@@ -84,6 +84,12 @@ public struct OnsetDetector: Sendable {
         var lastOnsetPeakDB = -Double.infinity
     }
     private var trackers: [Tracker]
+    /// Where the metronome clicks subtracted from the input (bleed cancellation) start, frames,
+    /// oldest first; those the history no longer reaches are dropped.
+    private var subtractedClicks: [Int] = []
+    /// How close to a subtracted click's start an onset's start is taken to be at it, frames
+    /// (`clickResidueWindow`).
+    private let clickStartTolerance: Int
 
     /// Creates a detector for audio at `sampleRate`.
     public init(sampleRate: Double, configuration: OnsetDetectorConfiguration = .standard) {
@@ -143,6 +149,24 @@ public struct OnsetDetector: Sendable {
         floor = SlidingQuantile(quantile: configuration.noiseQuantile)
         changeDB = [Double](repeating: 0, count: powerSize)
         fluctuation = SlidingQuantile(quantile: 0.5, lowest: 0, highest: 120)
+        clickStartTolerance = Int((clickResidueWindow * sampleRate).rounded())
+    }
+
+    /// Notes where clicks subtracted from the input before it was fed start (frames, in time
+    /// order), so that a tap sounding on a click's residue starts where the tap does.
+    mutating func noteSubtractedClicks(_ clicks: [Int]) {
+        guard !clicks.isEmpty else { return }
+        let oldestKept = samplesSeen - historyLength
+        if let firstKept = subtractedClicks.firstIndex(where: { $0 > oldestKept }) {
+            subtractedClicks.removeFirst(firstKept)
+        } else {
+            subtractedClicks.removeAll(keepingCapacity: true)
+        }
+        subtractedClicks += clicks
+    }
+
+    private func isAtSubtractedClick(_ frame: Int) -> Bool {
+        subtractedClicks.contains { abs($0 - frame) <= clickStartTolerance }
     }
 
     /// Feeds the next block of mono samples; appends every onset that became certain.
@@ -430,8 +454,15 @@ public struct OnsetDetector: Sendable {
         let peakTime = (Double(end) - Double(windowHops * hop) / 2) / sampleRate
         // Taps step over a codec's pre-echo; the click probe keeps the first change point, where
         // the grid of clicks, which the bleed template is aligned on, was measured.
-        let picked = stretch.withUnsafeBufferPointer {
+        var picked = stretch.withUnsafeBufferPointer {
             tracker.measuresFeatures ? StartPicker.pickSkippingPrecursor($0) : (start: StartPicker.pick($0), precursor: nil)
+        }
+        // A start where a subtracted click started is where the click's residue starts: a tap
+        // sounding on it more than the residue window later is stepped to at a smaller jump
+        // (one within the window is timed at the click, as close as the picker can tell them).
+        if tracker.measuresFeatures, picked.precursor == nil, isAtSubtractedClick(start + picked.start) {
+            let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: StartPicker.residueJumpDB) }
+            if let residue = stepped.precursor, stepped.start - residue > clickStartTolerance { picked = stepped }
         }
         let frame = start + picked.start
         // A start picked inside the previous onset's refractory period is that tap again (a

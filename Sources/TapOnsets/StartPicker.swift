@@ -10,6 +10,10 @@ enum StartPicker {
     /// How much more power the stretch after a second change point must carry than the stretch
     /// between the two points for the first to count as a precursor, dB.
     static let precursorJumpDB = 20.0
+    /// The same, for a lead-in that starts inside a subtracted click: what is left of a click
+    /// after subtraction (a frame's misalignment leaves a 1 kHz burst about 18 dB down) is no
+    /// part of the tap that sounds on it, dB.
+    static let residueJumpDB = 10.0
 
     /// The start of the transient, stepping over what leads it at a far lower level: when the
     /// stretch after the first change point holds a second one, and the power there is at
@@ -18,7 +22,11 @@ enum StartPicker {
     /// to one transform block ahead of a transient (pre-echo), 16–25 dB under it; the first
     /// change point finds where that noise starts, milliseconds early.
     /// Returns the start and, when one was stepped over, where the precursor began.
-    static func pickSkippingPrecursor(_ samples: UnsafeBufferPointer<Float>) -> (start: Int, precursor: Int?) {
+    ///
+    /// `jumpDB` is ``precursorJumpDB`` by default; where the first change point lies inside a
+    /// subtracted metronome click, what leads the sound is the click's residue, and
+    /// ``residueJumpDB`` is enough (`OnsetDetector`).
+    static func pickSkippingPrecursor(_ samples: UnsafeBufferPointer<Float>, jumpDB: Double = precursorJumpDB) -> (start: Int, precursor: Int?) {
         let first = pick(samples)
         let rest = UnsafeBufferPointer(rebasing: samples[first...])
         guard rest.count >= 16 else { return (first, nil) }
@@ -30,7 +38,7 @@ enum StartPicker {
         }
         // The same length on both sides of the second point (at least 8 samples after it).
         let after = meanSquare(second..<min(rest.count, second + max(second, 8)))
-        return 10 * log10(after / meanSquare(0..<second)) >= precursorJumpDB ? (first + second, first) : (first, nil)
+        return 10 * log10(after / meanSquare(0..<second)) >= jumpDB ? (first + second, first) : (first, nil)
     }
 
     /// Returns the index (into `samples`) of the first sample of the higher-variance segment.

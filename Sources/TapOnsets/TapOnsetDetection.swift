@@ -234,10 +234,16 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
         if filtered.count < block.count { filtered = [Float](repeating: 0, count: block.count) }
         filtered.withUnsafeMutableBufferPointer { filter.process(block, into: $0.baseAddress!) }
         filtered.withUnsafeBufferPointer { buffer in
-            canceller.process(UnsafeBufferPointer(rebasing: buffer[0..<block.count])) { detector.process($0, into: &onsets) }
+            canceller.process(UnsafeBufferPointer(rebasing: buffer[0..<block.count])) { samples, subtracted in
+                detector.noteSubtractedClicks(subtracted)
+                detector.process(samples, into: &onsets)
+            }
         }
     }
-    canceller.finish { detector.process($0, into: &onsets) }
+    canceller.finish { samples, subtracted in
+        detector.noteSubtractedClicks(subtracted)
+        detector.process(samples, into: &onsets)
+    }
     detector.finish(into: &onsets)
     // The clicks are gone from what pass 2 saw, up to what the subtraction leaves where the
     // acoustic path smears them (reverberation, resampling): an onset that starts where a
