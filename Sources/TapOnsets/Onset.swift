@@ -45,7 +45,8 @@ public enum OnsetKind: String, Sendable, Codable, CaseIterable {
     /// Any other sound: below the tap-score cut (noise blips, a tap's own decay, speech,
     /// knocks, keyboard pairs).
     case other
-    /// The stimulus leaking into the microphone (a metronome click on its grid).
+    /// The stimulus leaking into the microphone: a metronome click on its grid, or an
+    /// alignment marker (``StimulusMarkers``).
     case stimulus
 }
 

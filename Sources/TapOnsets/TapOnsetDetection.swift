@@ -37,13 +37,17 @@ public struct TapOnsetDetection: Sendable, Equatable {
     }
 
     /// The detection with its tap and other onsets scored and split again at `cut`
-    /// (``TapScore``), and its stimulus onsets marked as such.
+    /// (``TapScore``), and its stimulus onsets marked as such; REPP-style alignment markers
+    /// (``StimulusMarkers``) join the stimulus onsets.
     public func classified(cut: Double) -> TapOnsetDetection {
         var copy = self
         let scored = TapScore.classify((onsets + otherOnsets).sorted { $0.time < $1.time }, cut: cut)
-        copy.onsets = scored.filter { $0.kind == .tap }
-        copy.otherOnsets = scored.filter { $0.kind == .other }
-        copy.stimulusOnsets = stimulusOnsets.map { var onset = $0; onset.kind = .stimulus; return onset }
+        let markers = StimulusMarkers.indices(in: scored)
+        let sounds = scored.indices.filter { !markers.contains($0) }.map { scored[$0] }
+        copy.onsets = sounds.filter { $0.kind == .tap }
+        copy.otherOnsets = sounds.filter { $0.kind == .other }
+        copy.stimulusOnsets = (stimulusOnsets + markers.map { scored[$0] }).sorted { $0.time < $1.time }
+            .map { var onset = $0; onset.kind = .stimulus; return onset }
         return copy
     }
 }

@@ -34,4 +34,17 @@ import TapTestSupport
         #expect(!detection.otherOnsets.isEmpty)
         #expect(detection.otherOnsets.allSatisfy { onset in labels.contains { (0..<0.2).contains(onset.time - $0) } })
     }
+
+    /// REPP's alignment markers recorded through a loudspeaker (Fixtures/real/README.md): no
+    /// taps; the six markers are stimulus, the three test tones other sounds.
+    @Test func reppMarkersAreStimulusNotTaps() throws {
+        let detection: TapOnsetDetection = try detectTapOnsets(inFile: folder + "/markers_test_record.wav")
+        #expect(detection.onsets.isEmpty, "taps at \(detection.onsets.map(\.time))")
+        let markers = [2.090, 2.370, 2.600, 8.640, 8.920, 9.150]
+        for marker in markers {
+            #expect(detection.stimulusOnsets.contains { abs($0.time - marker) <= 0.002 && $0.kind == .stimulus },
+                    "no stimulus onset at the marker at \(marker) s")
+        }
+        #expect(detection.stimulusOnsets.count == markers.count)
+    }
 }
