@@ -213,15 +213,20 @@ struct MusicExperiment {
                 "\(result.stderr)")
     }
 
+    /// Writes task 001_01's capture sidecar, saying that `stimulus` was played.
+    static func writeSidecar(playing stimulus: String, in folder: TemporaryFolder) throws {
+        try TaskSidecar(task: "001_01", stimulus: stimulus, sampleRate: MusicExperiment.rate, periodFrames: 128,
+                        outputPorts: ["system:playback_1"], inputPort: "system:capture_1", tapInput: "keyboard",
+                        taps: experiment.touches.count, stimulusSampleRate: MusicExperiment.rate, stimulusUnderrunFrames: 0,
+                        xruns: 0, droppedFrames: 0, startedAt: "2026-11-24T00:00:00Z", tapkitVersion: "0.0.0", completed: true)
+            .write(to: folder.file("data/001_01.json"))
+    }
+
     @Test func aTrackListChangedAfterTheSessionIsNamedAndThePlayedFileUsed() throws {
         let folder = TemporaryFolder()
         // The list's only entry (line 3) names another file than the sidecar says was played.
         try Self.experiment.write(experiment: folder.path, tracks: ["edited.wav"])
-        try TaskSidecar(task: "001_01", stimulus: "music.wav", sampleRate: MusicExperiment.rate, periodFrames: 128,
-                        outputPorts: ["system:playback_1"], inputPort: "system:capture_1", tapInput: "keyboard",
-                        taps: Self.experiment.touches.count, stimulusSampleRate: MusicExperiment.rate, stimulusUnderrunFrames: 0,
-                        xruns: 0, droppedFrames: 0, startedAt: "2026-11-24T00:00:00Z", tapkitVersion: "0.0.0", completed: true)
-            .write(to: folder.file("data/001_01.json"))
+        try Self.writeSidecar(playing: "music.wav", in: folder)
         let result = try runTapKit(["latency", folder.file("data"), "--format", "json"])
         #expect(result.status == 1)
         let task = try #require(try tasks(result.stdout).first)
@@ -236,11 +241,7 @@ struct MusicExperiment {
         let folder = TemporaryFolder()
         try Self.experiment.write(experiment: folder.path, tracks: ["edited.wav"])
         // The sidecar names the music by a path that leaves the experiment folder.
-        try TaskSidecar(task: "001_01", stimulus: "../music.wav", sampleRate: MusicExperiment.rate, periodFrames: 128,
-                        outputPorts: ["system:playback_1"], inputPort: "system:capture_1", tapInput: "keyboard",
-                        taps: Self.experiment.touches.count, stimulusSampleRate: MusicExperiment.rate, stimulusUnderrunFrames: 0,
-                        xruns: 0, droppedFrames: 0, startedAt: "2026-11-24T00:00:00Z", tapkitVersion: "0.0.0", completed: true)
-            .write(to: folder.file("data/001_01.json"))
+        try Self.writeSidecar(playing: "../music.wav", in: folder)
         let result = try runTapKit(["latency", folder.file("data"), "--format", "json"])
         #expect(result.status == 1)
         let task = try #require(try tasks(result.stdout).first, "\(result.stderr)")
