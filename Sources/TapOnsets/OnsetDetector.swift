@@ -66,14 +66,22 @@ public struct OnsetDetector: Sendable {
         case rising(searchStart: Int, peakHop: Int, peakDB: Double, peakSNR: Double)
         case decaying(minimumHop: Int, minimumDB: Double, peakDB: Double)
     }
+    /// What a tracker's onsets are for.
+    private enum TrackerRole: Sendable {
+        /// Tap onsets: measured for the tap score, and started after a precursor (a codec's
+        /// pre-echo, a subtracted click's residue).
+        case taps
+        /// The click probe's onsets, which only serve to find a click grid: timed at the first
+        /// change point, where the grid the bleed template is aligned on was measured.
+        case clickProbe
+    }
     private struct Tracker: Sendable {
         let configuration: OnsetDetectorConfiguration
         let confirmHops: Int
         let searchSamples: Int
         let refractorySamples: Int
-        /// Whether its onsets are measured for the tap score (the first tracker's; the click
-        /// probe's onsets only serve to find a grid).
-        let measuresFeatures: Bool
+        /// The first configuration's tracker finds taps, any other one probes for clicks.
+        let role: TrackerRole
         var state = EventState.idle
         /// No start may be placed before this sample (the previous onset's peak).
         var earliestStart = 0
@@ -128,7 +136,7 @@ public struct OnsetDetector: Sendable {
         trackers = configurations.enumerated().map { index, c in
             Tracker(configuration: c, confirmHops: max(1, Int((c.peakConfirmDuration * sampleRate / Double(hop)).rounded())),
                     searchSamples: Int((c.startSearchDuration * sampleRate).rounded()),
-                    refractorySamples: Int((c.refractoryPeriod * sampleRate).rounded()), measuresFeatures: index == 0)
+                    refractorySamples: Int((c.refractoryPeriod * sampleRate).rounded()), role: index == 0 ? .taps : .clickProbe)
         }
         let confirmHops = trackers.map(\.confirmHops).max()!
         let searchSamples = trackers.map(\.searchSamples).max()!
@@ -455,12 +463,12 @@ public struct OnsetDetector: Sendable {
         // Taps step over a codec's pre-echo; the click probe keeps the first change point, where
         // the grid of clicks, which the bleed template is aligned on, was measured.
         var picked = stretch.withUnsafeBufferPointer {
-            tracker.measuresFeatures ? StartPicker.pickSkippingPrecursor($0) : (start: StartPicker.pick($0), precursor: nil)
+            tracker.role == .taps ? StartPicker.pickSkippingPrecursor($0) : (start: StartPicker.pick($0), precursor: nil)
         }
         // A start where a subtracted click started is where the click's residue starts: a tap
         // sounding on it more than the residue window later is stepped to at a smaller jump
         // (one within the window is timed at the click, as close as the picker can tell them).
-        if tracker.measuresFeatures, picked.precursor == nil, isAtSubtractedClick(start + picked.start) {
+        if tracker.role == .taps, picked.precursor == nil, isAtSubtractedClick(start + picked.start) {
             let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: StartPicker.residueJumpDB) }
             if let residue = stepped.precursor, stepped.start - residue > clickStartTolerance { picked = stepped }
         }
@@ -474,7 +482,7 @@ public struct OnsetDetector: Sendable {
         }
         tracker.lastOnsetFrame = frame
         tracker.lastOnsetPeakDB = peakDB
-        let features = tracker.measuresFeatures
+        let features = tracker.role == .taps
             ? measure(onsetFrame: frame, peakTime: peakTime, peakDB: peakDB, floorDB: floorDB, threshold: tracker.configuration.thresholdDB)
             : nil
         var onset = Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
