@@ -109,10 +109,8 @@ func printDiagnostics(_ report: FolderLatencyReport, options: LatencyAnalysisOpt
     for skipped in report.skippedFiles { printError("\(skipped.looksLikeTask ? "warning" : "note"): \(skipped)") }
     for task in report.tasks {
         for line in task.flagWarnings(matching: options.matching) { printError("warning: \(line)") }
-        if let bleed = task.stimulusBleed, !bleed.removed {
-            let kind: String
-            if case .unusable = bleed.status { kind = "warning" } else { kind = "note" }
-            printError("\(kind): \(task.audioPath ?? task.id.description): task \(task.id): \(bleed.message)")
+        if let line = task.stimulusBleed?.diagnostic(about: "\(task.audioPath ?? task.id.description): task \(task.id)") {
+            printError(line)
         }
     }
 }

@@ -61,11 +61,7 @@ struct OnsetsCommand: ParsableCommand {
             do {
                 let detection = try detectTapOnsets(inFile: file, channel: channel, configuration: configuration,
                                                     bleed: onsetOptions.bleed, stimulus: stimulusInput)
-                if let report = detection.stimulusBleed, !report.removed {
-                    let kind: String
-                    if case .unusable = report.status { kind = "warning" } else { kind = "note" }
-                    printError("\(kind): \(file): \(report.message)")
-                }
+                if let line = detection.stimulusBleed?.diagnostic(about: file) { printError(line) }
                 results.append((file, all ? detection.allOnsets : detection.onsets))
             } catch {
                 printError("error: \(error)")
