@@ -105,6 +105,12 @@ public struct TaskLatency: Sendable {
 /// and matches them. With a `stimulus` (what the participant heard), its bleed is removed
 /// before detection when it can be (`detectTapOnsets(inFile:channel:configuration:bleed:stimulus:stimulusConfiguration:)`);
 /// ``TaskLatency/stimulusBleed`` says whether it was.
+///
+/// A removal that leaves the touches suspiciously unmatched is checked against the click grid
+/// (Docs/algorithms.md, "Stimulus bleed"): taps at a fixed delay after the stimulus's sounds (a tapping
+/// machine, a loopback) pass for its bleed and are subtracted with it. When the click grid
+/// matches clearly more touches, its result is kept and the report says so
+/// (`StimulusBleedReport.Status.rejected(reason:)`).
 /// - Throws: ``AnalysisError`` naming the file (and line) at fault. A stimulus file that
 ///   cannot be used does not throw: the task is analysed with the click grid.
 public func analyzeLatency(id: TaskID, timestampsPath: String, audioPath: String,
@@ -118,11 +124,73 @@ public func analyzeLatency(id: TaskID, timestampsPath: String, audioPath: String
                                         configuration: options.onsetDetection, bleed: options.bleed, stimulus: stimulus)
     } catch { throw .audio(error) }
     var task = analyzeLatency(id: id, touches: touches, detection: detection, options: options)
+    var report = detection.stimulusBleed
+    if let removal = report, removal.removed, StimulusBleedGuard.isSuspicious(task) {
+        // Only here is the recording read again: the click grid's detection, matched in turn.
+        let grid: TapOnsetDetection
+        do {
+            grid = try detectTapOnsets(inFile: audioPath, channel: options.channel,
+                                       configuration: options.onsetDetection, bleed: options.bleed)
+        } catch { throw .audio(error) }
+        let gridTask = analyzeLatency(id: id, touches: touches, detection: grid, options: options)
+        if StimulusBleedGuard.prefersGrid(removal: task, grid: gridTask) {
+            report = StimulusBleedGuard.rejected(removal, name: stimulus?.name ?? "", removal: task, grid: gridTask)
+            task = gridTask
+        }
+    }
     task.audioPath = audioPath
     task.timestampsPath = timestampsPath
-    task.stimulusBleed = detection.stimulusBleed
-    task.stimulusPath = detection.stimulusBleed == nil ? nil : stimulus?.name
+    task.stimulusBleed = report
+    task.stimulusPath = report == nil ? nil : stimulus?.name
     return task
+}
+
+/// When the latency analysis sets a stimulus-file removal aside for the click grid.
+///
+/// Stimulus-file removal subtracts whatever in the recording is a fixed linear response to the
+/// stimulus. A tapping machine (a solenoid, or a loopback triggered by each click) taps the same
+/// sound at a fixed delay after every click, and that is such a response: its taps are
+/// estimated as bleed and subtracted, and their touches find no onset. Human taps are not, and
+/// nearly all of their touches find one.
+///
+/// The rule, per task, with N touches:
+/// 1. *Suspicious*: removal left more than 10 % of the N touches unmatched
+///    (``suspiciousUnmatchedFraction``). Otherwise nothing more is done, so the usual task costs
+///    nothing extra.
+/// 2. Then the click grid's detection runs on the recording and is matched too, and its result
+///    replaces the removal's only when it matches more than 10 % of N more touches
+///    (``requiredGainFraction``; at least one): clearly more, not a few touches paired with
+///    onsets of the stimulus itself, which the click grid leaves in. Otherwise, ties included,
+///    the removal stays.
+enum StimulusBleedGuard {
+    /// Above this fraction of a task's touches left unmatched, the removal is checked.
+    static let suspiciousUnmatchedFraction = 0.10
+    /// The click grid must match more than this fraction of the touches more than the removal.
+    static let requiredGainFraction = 0.10
+
+    /// Whether the removal's result is worth checking against the click grid.
+    static func isSuspicious(_ removal: TaskLatency) -> Bool {
+        Double(removal.match.unmatchedTouchIndices.count) > suspiciousUnmatchedFraction * Double(removal.touches.count)
+    }
+
+    /// Whether the click grid's result is clearly better.
+    static func prefersGrid(removal: TaskLatency, grid: TaskLatency) -> Bool {
+        let gain = grid.match.pairs.count - removal.match.pairs.count
+        return gain > 0 && Double(gain) > requiredGainFraction * Double(removal.touches.count)
+    }
+
+    /// The removal's report, set aside: its measurements stay, its reduction goes (nothing of
+    /// it was kept), and the reason names the file and gives the counts.
+    static func rejected(_ report: StimulusBleedReport, name: String, removal: TaskLatency,
+                         grid: TaskLatency) -> StimulusBleedReport {
+        var rejected = report
+        rejected.reductionDB = nil
+        rejected.status = .rejected(reason: "stimulus \(name): subtracting its estimated bleed left "
+            + "\(removal.match.pairs.count) of \(removal.touches.count) touches matched to an onset, against "
+            + "\(grid.match.pairs.count) with the click grid (taps at a fixed delay after the stimulus's sounds, as a tapping machine or "
+            + "a loopback makes, pass for its bleed and were subtracted with it)")
+        return rejected
+    }
 }
 
 /// Analyses one task from its touches and detected onsets: matches the touches with the

@@ -121,7 +121,7 @@ public struct StimulusBleedRow: Sendable, Equatable, Codable {
         switch report.status {
         case .removed:
             status = "removed"
-        case .unusable(let why), .notReduced(let why):
+        case .unusable(let why), .notReduced(let why), .rejected(let why):
             status = "fallback"
             reason = why
         }

@@ -92,6 +92,12 @@ public struct StimulusBleedReport: Sendable, Equatable {
         /// The stimulus was read, but its bleed could not be estimated or subtracting it did
         /// not lower the recording's power: nothing was subtracted. The reason says which.
         case notReduced(reason: String)
+        /// Its bleed was subtracted, but the result was set aside for the click grid's by the
+        /// caller: in the latency analysis, because the subtraction left clearly fewer touches
+        /// matched than the click grid does (taps at a fixed delay after the stimulus's sounds,
+        /// as a tapping machine or a loopback makes, pass for its bleed and go with it). The
+        /// reason names the file and says why.
+        case rejected(reason: String)
     }
 
     /// The outcome.
@@ -129,7 +135,7 @@ public struct StimulusBleedReport: Sendable, Equatable {
             if let driftPPM { parts.append(String(format: "drift %.1f ppm", driftPPM)) }
             parts.append("\(segmentsSubtracted) of \(segments) segments")
             return parts.joined(separator: ", ")
-        case .unusable(let reason), .notReduced(let reason):
+        case .unusable(let reason), .notReduced(let reason), .rejected(let reason):
             return reason + "; the metronome click grid was used instead"
         }
     }

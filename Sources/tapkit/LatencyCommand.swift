@@ -23,7 +23,10 @@ struct LatencyCommand: ParsableCommand {
             bleed into the microphone is estimated and subtracted before detection, so the \
             music's own onsets are not taken for taps. A stimulus file that cannot be used \
             (missing, unreadable, too short) is warned about, and that task falls back to the \
-            metronome click grid; --format json says per task what was done ('stimulus_bleed').
+            metronome click grid; so does a task whose removal leaves over 10 % of its touches \
+            unmatched when the click grid matches over 10 % more (a tapping machine at a fixed \
+            delay after each click passes for bleed). --format json says per task what was done \
+            ('stimulus_bleed').
             """)
 
     @Argument(help: "A Tap-It data folder (NNN_TT.txt and NNN_TT.wav files).")
@@ -102,7 +105,8 @@ struct LatencyCommand: ParsableCommand {
 /// Everything a folder analysis has to say besides its rows, on stderr: errors, play-order
 /// warnings, skipped entries (a warning when the name looks like a task's, else a note),
 /// each quality flag of each task, and each stimulus whose bleed was not removed (a warning
-/// when the file could not be used, a note when its bleed was not found or not reduced).
+/// when the file could not be used, a note when its bleed was not found, not reduced, or its
+/// removal was set aside for the click grid's result).
 func printDiagnostics(_ report: FolderLatencyReport, options: LatencyAnalysisOptions) {
     for failure in report.failures { printError("error: \(failure)") }
     for warning in report.warnings { printError("warning: \(warning)") }

@@ -25,15 +25,19 @@ extension JackTests {
     }
 
     /// The latency `tapkit latency` finds in a data folder: the per-pair latencies (ms), and
-    /// the matched and logged taps. Without stimulus bleed removal: the test participant's tap
-    /// sound is the same burst at a fixed delay after every click, a linear response to the
-    /// stimulus that the removal would take for bleed and subtract (a human's taps are not).
+    /// the matched and logged taps. With stimulus-file removal on, as by default: the test
+    /// participant's tap sound is the same burst at a fixed delay after every click, a linear
+    /// response to the stimulus that the removal takes for bleed and subtracts; the analysis
+    /// sees the touches left unmatched and falls back to the click grid, saying why.
     func analysedLatency(_ data: String) throws -> (latencies: [Double], matched: Int, touches: Int) {
-        let result = try runTapKit(["latency", data, "--format", "json", "--pairs", "--stimulus-bleed", "off"])
+        let result = try runTapKit(["latency", data, "--format", "json", "--pairs"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let task = try #require((json?["tasks"] as? [[String: Any]])?.first)
         let pairs = try #require(task["pairs"] as? [[String: Any]])
+        let bleed = task["stimulus_bleed"] as? [String: Any]
+        #expect(bleed?["status"] as? String == "fallback" && (bleed?["reason"] as? String)?.contains("fixed delay") == true,
+                "\(String(describing: bleed))")
         return (pairs.compactMap { $0["latency_ms"] as? Double },
                 try #require(task["n_matched"] as? Int), try #require(task["n_touches"] as? Int))
     }
