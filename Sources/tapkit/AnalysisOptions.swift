@@ -63,7 +63,8 @@ extension OnsetOptions {
 extension StimulusBleedReport {
     /// The stderr line for a stimulus whose bleed was not removed, about `subject` (a file, or a
     /// file and its task): a warning when the file could not be used, a note when it was read
-    /// but nothing was subtracted; nil when the bleed was removed.
+    /// but its subtraction was not kept (nothing found to subtract, or the click grid matched
+    /// clearly more touches); nil when the bleed was removed.
     func diagnostic(about subject: String) -> String? {
         guard !removed else { return nil }
         if case .unusable = status { return "warning: \(subject): \(message)" }
