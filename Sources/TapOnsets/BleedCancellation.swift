@@ -286,9 +286,63 @@ struct BleedCanceller {
         let (dot, energy, signalEnergy) = overlap(templateAt: start, from: first, to: last)
         guard 2 * dot > energy || signalEnergy > 4 * energy else { return }
         if fits { trackedShift = best!.start - gridStart }
-        for frame in first..<last { pending[frame - pendingStart] -= template.samples[frame - start] }
+        // A clean click is subtracted at the fraction of a frame where it sits: the delay in
+        // −0.5…0.5 frames that leaves the least of it over its first part (searched in quarters,
+        // then eighths and sixteenths), when that is less than the whole frame leaves. A click
+        // half a frame off leaves a residue of −25 dB at 1 kHz and 48 kHz, and is barely reduced
+        // at 2.5 kHz and 8 kHz.
+        var samples = template.samples
+        if fits {
+            let fitEnd = min(start + fitLength, last)
+            func residue(_ fraction: Double) -> Double {
+                fraction == 0 ? residualEnergy(template.samples, at: start, from: first, to: fitEnd)
+                    : residualEnergy(delayedBy: fraction, at: start, from: first, to: fitEnd)
+            }
+            var bestFraction = 0.0, bestResidue = residue(0)
+            // Where the whole frame already leaves less than 1 % (−20 dB) of the click, the
+            // search is not worth its cost.
+            let clickEnergy = overlap(templateAt: start, from: first, to: fitEnd).energy
+            for candidates in bestResidue < 0.01 * clickEnergy ? [] :  [[-0.5, -0.25, 0.25, 0.5], [-0.125, 0.125], [-0.0625, 0.0625]] {
+                let centre = bestFraction
+                for offset in candidates where abs(centre + offset) <= 0.5 {
+                    let value = residue(centre + offset)
+                    if value < bestResidue {
+                        bestResidue = value
+                        bestFraction = centre + offset
+                    }
+                }
+            }
+            if bestFraction != 0 { samples = delayedByFraction(template.samples, bestFraction, upTo: samples.count) }
+        }
+        for frame in first..<last { pending[frame - pendingStart] -= samples[frame - start] }
         subtractedSinceRelease.append(start + template.leadFrames)
         cancelledClicks += 1
+    }
+
+    /// Σ(x − t)² over frames `first ..< last` with `t` placed to start at frame `start`.
+    private func residualEnergy(_ t: [Float], at start: Int, from first: Int, to last: Int) -> Double {
+        var sum = 0.0
+        for frame in first..<last {
+            let difference = Double(pending[frame - pendingStart]) - Double(t[frame - start])
+            sum += difference * difference
+        }
+        return sum
+    }
+
+    /// ``residualEnergy(_:at:from:to:)`` for the template delayed by `fraction` of a frame
+    /// (``delayedByFraction(_:_:upTo:)``), computed in place.
+    private func residualEnergy(delayedBy fraction: Double, at start: Int, from first: Int, to last: Int) -> Double {
+        let weights = LagrangeWeights(fraction)
+        let t = template.samples
+        func at(_ index: Int) -> Double { index >= 0 && index < t.count ? Double(t[index]) : 0 }
+        var sum = 0.0
+        for frame in first..<last {
+            let k = frame - start + weights.offset
+            let value = Double(Float(weights.c0 * at(k - 1) + weights.c1 * at(k) + weights.c2 * at(k + 1) + weights.c3 * at(k + 2)))
+            let difference = Double(pending[frame - pendingStart]) - value
+            sum += difference * difference
+        }
+        return sum
     }
 
     private mutating func release(upTo frame: Int, emit: (UnsafeBufferPointer<Float>, [Int]) -> Void) {
@@ -299,5 +353,33 @@ struct BleedCanceller {
         pending.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<count]), subtracted) }
         pending.removeFirst(count)
         pendingStart = frame
+    }
+}
+
+/// The four cubic Lagrange weights that read a signal `fraction` of a frame (−0.5…0.5) before
+/// each of its samples: output n = Σ c_j · x[n + offset − 1 + j].
+struct LagrangeWeights {
+    let offset: Int
+    let c0, c1, c2, c3: Double
+
+    init(_ fraction: Double) {
+        offset = Int((-fraction).rounded(.down))
+        let mu = -fraction - Double(offset)
+        c0 = -mu * (mu - 1) * (mu - 2) / 6
+        c1 = (mu + 1) * (mu - 1) * (mu - 2) / 2
+        c2 = -(mu + 1) * mu * (mu - 2) / 2
+        c3 = (mu + 1) * mu * (mu - 1) / 6
+    }
+}
+
+/// The first `count` samples of `samples` delayed by `fraction` of a frame (−0.5…0.5), read
+/// between samples with the cubic Lagrange polynomial through the four around each point (zero
+/// outside).
+func delayedByFraction(_ samples: [Float], _ fraction: Double, upTo count: Int) -> [Float] {
+    func at(_ index: Int) -> Double { samples.indices.contains(index) ? Double(samples[index]) : 0 }
+    let w = LagrangeWeights(fraction)
+    return (0..<min(count, samples.count)).map { index in
+        let k = index + w.offset
+        return Float(w.c0 * at(k - 1) + w.c1 * at(k) + w.c2 * at(k + 1) + w.c3 * at(k + 2))
     }
 }
