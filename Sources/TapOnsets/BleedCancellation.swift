@@ -301,14 +301,15 @@ struct BleedCanceller {
             var bestFraction = 0.0, bestResidue = residue(0)
             // Where the whole frame already leaves less than 1 % (−20 dB) of the click, the
             // search is not worth its cost.
-            let clickEnergy = overlap(templateAt: start, from: first, to: fitEnd).energy
-            for candidates in bestResidue < 0.01 * clickEnergy ? [] :  [[-0.5, -0.25, 0.25, 0.5], [-0.125, 0.125], [-0.0625, 0.0625]] {
-                let centre = bestFraction
-                for offset in candidates where abs(centre + offset) <= 0.5 {
-                    let value = residue(centre + offset)
-                    if value < bestResidue {
-                        bestResidue = value
-                        bestFraction = centre + offset
+            if bestResidue >= 0.01 * overlap(templateAt: start, from: first, to: fitEnd).energy {
+                for candidates in [[-0.5, -0.25, 0.25, 0.5], [-0.125, 0.125], [-0.0625, 0.0625]] {
+                    let centre = bestFraction
+                    for offset in candidates where abs(centre + offset) <= 0.5 {
+                        let value = residue(centre + offset)
+                        if value < bestResidue {
+                            bestResidue = value
+                            bestFraction = centre + offset
+                        }
                     }
                 }
             }
@@ -333,13 +334,9 @@ struct BleedCanceller {
     /// (``delayedByFraction(_:_:upTo:)``), computed in place.
     private func residualEnergy(delayedBy fraction: Double, at start: Int, from first: Int, to last: Int) -> Double {
         let weights = LagrangeWeights(fraction)
-        let t = template.samples
-        func at(_ index: Int) -> Double { index >= 0 && index < t.count ? Double(t[index]) : 0 }
         var sum = 0.0
         for frame in first..<last {
-            let k = frame - start + weights.offset
-            let value = Double(Float(weights.c0 * at(k - 1) + weights.c1 * at(k) + weights.c2 * at(k + 1) + weights.c3 * at(k + 2)))
-            let difference = Double(pending[frame - pendingStart]) - value
+            let difference = Double(pending[frame - pendingStart]) - Double(weights.sample(frame - start, of: template.samples))
             sum += difference * difference
         }
         return sum
@@ -370,16 +367,19 @@ struct LagrangeWeights {
         c2 = -(mu + 1) * mu * (mu - 2) / 2
         c3 = (mu + 1) * mu * (mu - 1) / 6
     }
+
+    /// Sample `index` of `samples` delayed (zero outside them).
+    func sample(_ index: Int, of samples: [Float]) -> Float {
+        func at(_ index: Int) -> Double { index >= 0 && index < samples.count ? Double(samples[index]) : 0 }
+        let k = index + offset
+        return Float(c0 * at(k - 1) + c1 * at(k) + c2 * at(k + 1) + c3 * at(k + 2))
+    }
 }
 
 /// The first `count` samples of `samples` delayed by `fraction` of a frame (−0.5…0.5), read
 /// between samples with the cubic Lagrange polynomial through the four around each point (zero
 /// outside).
 func delayedByFraction(_ samples: [Float], _ fraction: Double, upTo count: Int) -> [Float] {
-    func at(_ index: Int) -> Double { samples.indices.contains(index) ? Double(samples[index]) : 0 }
-    let w = LagrangeWeights(fraction)
-    return (0..<min(count, samples.count)).map { index in
-        let k = index + w.offset
-        return Float(w.c0 * at(k - 1) + w.c1 * at(k) + w.c2 * at(k + 1) + w.c3 * at(k + 2))
-    }
+    let weights = LagrangeWeights(fraction)
+    return (0..<min(count, samples.count)).map { weights.sample($0, of: samples) }
 }
