@@ -78,7 +78,7 @@ public enum StimulusLockedOnsets {
         }
         guard var best = ranked.max(by: { ($0.excess, $0.grid.period) < ($1.excess, $1.grid.period) }) else { return nil }
         // A grid at a half, a third or a quarter of another's period holds that grid's clicks
-        // and whatever lies on its extra lines; unless those lines bring more than
+        // and whatever lies on its extra lines; unless those lines bring at least
         // ``finerGridMargin`` members beyond chance (clicks that sound there too), the coarser
         // grid is the clicks', and the finer one's extra members are other sounds.
         while let coarser = ranked.first(where: { candidate in
@@ -91,7 +91,7 @@ public enum StimulusLockedOnsets {
         return best.grid
     }
 
-    /// How many more members than chance explains the extra lines of a finer grid must bring.
+    /// How many members beyond chance the extra lines of a finer grid must bring, at least.
     static let finerGridMargin = 2.0
 
     /// Periods worth trying: the centres of the three most popular 0.2 ms bins of
