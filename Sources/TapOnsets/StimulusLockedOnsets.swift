@@ -189,6 +189,16 @@ public enum StimulusLockedOnsets {
                 j += 1
             }
         }
+        let sorted = differences.sorted()
+        /// The index of the first sorted difference at or above `value`.
+        func firstIndex(notBelow value: Double) -> Int {
+            var low = 0, high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle] < value { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
         func score(_ candidate: Double) -> Int {
             var count = 0
             // The nearest multiple from a product with the reciprocal, rounded half up through
@@ -196,7 +206,7 @@ public enum StimulusLockedOnsets {
             // difference / candidate lies within a few units in the last place of a
             // half-integer, and there the difference is half a candidate from every multiple,
             // far outside the 0.4 ms either way. So the count is the same, at a fraction of the
-            // cost (this loop runs over thousands of differences for 82 candidates). Only for
+            // cost (the count runs for 82 candidates). Only for
             // candidates under 10 ms, which the default period range never gives, is half a
             // candidate too close to 0.4 ms for that, and the exact form is kept.
             guard candidate > 0.01 else {
@@ -206,12 +216,21 @@ public enum StimulusLockedOnsets {
                 }
                 return count
             }
+            // Only the differences near a whole multiple can count, and the windows 0.5 ms
+            // either side of each multiple (a candidate over 10 ms apart) are found in the sorted
+            // differences by bisection; each difference in them is then judged exactly as it
+            // would be on its own.
             let reciprocal = 1 / candidate
-            for difference in differences {
-                let halfUp = difference * reciprocal + 0.5
-                guard halfUp >= 1 else { continue }   // a multiple under 1 (also NaN)
-                let multiple = Double(Int(halfUp))
-                if abs(difference - multiple * candidate) <= 0.0004 { count += 1 }
+            var multiple = 1.0
+            while let largest = sorted.last, multiple * candidate - 0.0005 <= largest {
+                var index = firstIndex(notBelow: multiple * candidate - 0.0005)
+                while index < sorted.count && sorted[index] <= multiple * candidate + 0.0005 {
+                    let difference = sorted[index]
+                    let halfUp = difference * reciprocal + 0.5
+                    if halfUp >= 1 && abs(difference - Double(Int(halfUp)) * candidate) <= 0.0004 { count += 1 }
+                    index += 1
+                }
+                multiple += 1
             }
             return count
         }
