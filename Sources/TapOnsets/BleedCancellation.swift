@@ -140,14 +140,50 @@ func trimmedMean(_ segments: [[Float]], length: Int) -> [Float] {
     var column = [Float](repeating: 0, count: segments.count)
     let trim = segments.count / 4
     let kept = segments.count - 2 * trim
-    for index in 0..<length {
-        for (s, samples) in segments.enumerated() { column[s] = samples[index] }
-        column.sort()
-        var sum: Float = 0
-        for value in column[trim..<(trim + kept)] { sum += value }
-        result[index] = sum / Float(kept)
+    column.withUnsafeMutableBufferPointer { column in
+        for index in 0..<length {
+            for (s, samples) in segments.enumerated() { column[s] = samples[index] }
+            // The middle half, as a whole sort would leave it: the lower quarter and then the
+            // upper one are split off by selection, and only the middle is sorted (so it is
+            // summed in the same order, to the same bits).
+            selectSmallest(trim, in: UnsafeMutableBufferPointer(rebasing: column[...]))
+            selectSmallest(kept, in: UnsafeMutableBufferPointer(rebasing: column[trim...]))
+            var middle = UnsafeMutableBufferPointer(rebasing: column[trim..<(trim + kept)])
+            middle.sort()
+            var sum: Float = 0
+            for value in middle { sum += value }
+            result[index] = sum / Float(kept)
+        }
     }
     return result
+}
+
+/// Reorders `values` so that its first `count` elements are its `count` smallest (in no
+/// particular order) and none after them is smaller: quickselect (Hoare 1961), pivot the
+/// median of three.
+func selectSmallest(_ count: Int, in values: UnsafeMutableBufferPointer<Float>) {
+    guard count > 0, count < values.count else { return }
+    var low = 0, high = values.count - 1
+    while high > low {
+        let middle = low + (high - low) / 2
+        // Median of three at `middle`.
+        if values[middle] < values[low] { values.swapAt(middle, low) }
+        if values[high] < values[low] { values.swapAt(high, low) }
+        if values[high] < values[middle] { values.swapAt(high, middle) }
+        let pivot = values[middle]
+        var i = low, j = high
+        while i <= j {
+            while values[i] < pivot { i += 1 }
+            while values[j] > pivot { j -= 1 }
+            if i <= j {
+                values.swapAt(i, j)
+                i += 1
+                j -= 1
+            }
+        }
+        // Now values[low...j] ≤ pivot ≤ values[i...high], and what lies between equals pivot.
+        if count <= j { high = j } else if count >= i { low = i } else { return }
+    }
 }
 
 /// The shift in −maximumShift…maximumShift at which `template` best matches `samples` placed
