@@ -260,9 +260,12 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
 
 /// Splits pass-2 onsets into sounds and click residues: onsets starting within
 /// ``clickResidueWindow`` of a heard click's start and at least ``clickResidueMarginDB`` weaker
-/// than it.
+/// than it, or than the clicks' median level when the click was heard louder than that.
+///
+/// A metronome leaks at one level; a heard click well over the others carries a tap that
+/// sounded with it, and a quiet tap left there after the subtraction is no residue of it.
 func separateClickResidues(_ onsets: [Onset], clicks: [Onset]) -> (onsets: [Onset], residues: [Onset]) {
-    guard !clicks.isEmpty else { return (onsets, []) }
+    guard let clickLevel = Summary(clicks.map(\.strength))?.median else { return (onsets, []) }
     var kept: [Onset] = [], residues: [Onset] = []
     var next = 0
     for onset in onsets {
@@ -270,7 +273,7 @@ func separateClickResidues(_ onsets: [Onset], clicks: [Onset]) -> (onsets: [Onse
         let time = onset.precursorTime ?? onset.time
         while next < clicks.count && clicks[next].time < time - clickResidueWindow { next += 1 }
         let isResidue = next < clicks.count && abs(clicks[next].time - time) <= clickResidueWindow
-            && onset.strength <= clicks[next].strength - clickResidueMarginDB
+            && onset.strength <= min(clicks[next].strength, clickLevel) - clickResidueMarginDB
         if isResidue { residues.append(onset) } else { kept.append(onset) }
     }
     return (kept, residues)

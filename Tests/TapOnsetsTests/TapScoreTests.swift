@@ -141,6 +141,16 @@ import TapAudio
         #expect(kept.map(\.time) == [1.2, 1.5006, 1.9975, 2.0008])
         #expect(separateClickResidues(pass2, clicks: []).onsets == pass2)
     }
+
+    /// A heard click 3.3 dB over the others carries a tap; the tap left after the subtraction,
+    /// 8 dB under that heard level but not under the clicks' own, is no residue.
+    @Test func aClickHeardLouderThanTheOthersIsMeasuredAtTheClicksLevel() {
+        let clicks = [onset(1.0, -36.4), onset(1.5, -36.3), onset(2.0, -33.1), onset(2.5, -36.5)]
+        let pass2 = [onset(1.5003, -45), onset(2.0005, -41.2), onset(2.5002, -44.6)]
+        let (kept, residues) = separateClickResidues(pass2, clicks: clicks)
+        #expect(kept.map(\.time) == [2.0005])
+        #expect(residues.map(\.time) == [1.5003, 2.5002])
+    }
 }
 
 /// The spectral shape of an onset's first 10 ms (FFTW): where its power sits and how
