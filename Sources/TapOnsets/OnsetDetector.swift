@@ -391,12 +391,22 @@ public struct OnsetDetector: Sendable {
                 tracker.state = .decaying(minimumHop: k, minimumDB: level, peakDB: previousPeakDB)
             } else if level - minimumDB >= configuration.retriggerRiseDB && isFastRise(at: k, rise: configuration.retriggerRiseDB)
                         && isPastRefractory(tracker, hop: k, eventStart: nil)
-                        && level > previousPeakDB - configuration.retriggerRiseDB && snr >= threshold {
+                        && (level > previousPeakDB - configuration.retriggerRiseDB || risesOverMask(at: k, level: level))
+                        && snr >= threshold {
                 // A new sound on the tail of the previous one: search from the trough's window.
                 let troughWindowStart = (minimumHop + 1 - windowHops) * hop
                 tracker.state = .rising(searchStart: troughWindowStart, peakHop: k, peakDB: level, peakSNR: snr)
             }
         }
+    }
+
+    /// Whether `level` at hop `k` stands ``maskFollowDB`` over the mask as it was a window
+    /// earlier, before the rise: a new sound on a long tail, not the tail's own beating, even
+    /// when it peaks far under the sound that left the tail (a tap 270 ms into a cough).
+    private func risesOverMask(at k: Int, level: Double) -> Bool {
+        let before = k - windowHops
+        guard before >= 0, before > hopsSeen - powerDB.count else { return false }
+        return level >= maskDB[before & powerMask] + Self.maskFollowDB
     }
 
     /// How far under the mask a sound's power may be and still count as the masking sound's
