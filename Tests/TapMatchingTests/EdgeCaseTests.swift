@@ -99,7 +99,7 @@ import TapMatching
     @Test func presetsHaveTheirDocumentedValues() {
         let d = MatchingConfiguration.default
         #expect(d.latencyRange == -0.050 ... 0.150)
-        #expect(d.maximumTolerance == 0.040 && d.minimumTolerance == 0.015)
+        #expect(d.maximumTolerance == 0.040 && d.minimumTolerance == 0.020)
         #expect(d.toleranceFactor == 4 && d.searchHalfWidth == 0.005)
         #expect(d.estimatesDrift && d.minimumPairsForDrift == 10 && d.minimumSpanForDrift == 20)
         #expect(MatchingConfiguration.exact.latencyRange == -0.005 ... 0.005)
