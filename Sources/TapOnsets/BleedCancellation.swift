@@ -237,11 +237,6 @@ struct BleedCanceller {
         while template.startFrame(ofClick: nextClick) + template.samples.count + maximumShift <= 0 { nextClick += 1 }
     }
 
-    /// Appends `block`; calls `emit` with every sample that no later click can change.
-    mutating func process(_ block: UnsafeBufferPointer<Float>, emit: (UnsafeBufferPointer<Float>) -> Void) {
-        process(block) { samples, _ in emit(samples) }
-    }
-
     /// Appends `block`; calls `emit` with every sample that no later click can change and the
     /// frames where the clicks subtracted since the last call start (their grid instants, as
     /// aligned; each before or within what it releases).
@@ -255,12 +250,8 @@ struct BleedCanceller {
         release(upTo: min(template.startFrame(ofClick: nextClick) - maximumShift, pendingEnd), emit: emit)
     }
 
-    /// Cancels the clicks that the end of the stream cut short and releases the rest.
-    mutating func finish(emit: (UnsafeBufferPointer<Float>) -> Void) {
-        finish { samples, _ in emit(samples) }
-    }
-
-    /// ``finish(emit:)``, with where the clicks subtracted since the last release start.
+    /// Cancels the clicks that the end of the stream cut short and releases the rest, with
+    /// where the clicks subtracted since the last release start.
     mutating func finish(emit: (UnsafeBufferPointer<Float>, [Int]) -> Void) {
         let pendingEnd = pendingStart + pending.count
         while template.startFrame(ofClick: nextClick) - maximumShift < pendingEnd {

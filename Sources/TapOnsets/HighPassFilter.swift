@@ -71,8 +71,8 @@ struct HighPassFilter: Sendable {
     /// long block is cut in four parts filtered side by side in SIMD lanes: the first part
     /// continues from the filter's state, and each other part starts from rest
     /// ``settlingFrames`` before its first sample, by which time the starting state's trace has
-    /// faded below a float's precision (the output is the sequential filter's to 10⁻¹³). Short
-    /// blocks are filtered in one lane.
+    /// faded below a float's precision (the output is the sequential filter's to float
+    /// rounding: `HighPassFilterTests`). Short blocks are filtered in one lane.
     mutating func process(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>) {
         let count = input.count
         let part = count / 4

@@ -221,8 +221,9 @@ public enum StimulusLockedOnsets {
             // differences by bisection; each difference in them is then judged exactly as it
             // would be on its own.
             let reciprocal = 1 / candidate
+            guard let largest = sorted.last else { return 0 }
             var multiple = 1.0
-            while let largest = sorted.last, multiple * candidate - 0.0005 <= largest {
+            while multiple * candidate - 0.0005 <= largest {
                 var index = firstIndex(notBelow: multiple * candidate - 0.0005)
                 while index < sorted.count && sorted[index] <= multiple * candidate + 0.0005 {
                     let difference = sorted[index]

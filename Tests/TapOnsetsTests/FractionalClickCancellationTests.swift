@@ -35,10 +35,10 @@ import Testing
         var output: [Float] = []
         signal.withUnsafeBufferPointer { buffer in
             for start in stride(from: 0, to: frames, by: 4_096) {
-                canceller.process(UnsafeBufferPointer(rebasing: buffer[start..<min(frames, start + 4_096)])) { output += $0 }
+                canceller.process(UnsafeBufferPointer(rebasing: buffer[start..<min(frames, start + 4_096)])) { samples, _ in output += samples }
             }
         }
-        canceller.finish { output += $0 }
+        canceller.finish { samples, _ in output += samples }
         #expect(output.count == frames)
         // Residue and click energy over each click's first 30 ms, and what subtracting the
         // template on the nearest frame would leave.
