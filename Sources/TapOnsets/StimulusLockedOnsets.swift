@@ -17,20 +17,24 @@ public enum StimulusLockedOnsets {
     /// Indices of `times` (sorted, seconds) that lie on an isochronous grid.
     /// - Parameters:
     ///   - times: onset times, sorted, seconds.
+    ///   - levels: each onset's peak level, dB, when known (see
+    ///     ``grids(in:levels:tolerance:periodRange:minimumCount:maximumGrids:)``).
     ///   - tolerance: largest distance from the fitted grid, seconds.
     ///   - periodRange: the grid periods considered, seconds.
     ///   - minimumCount: the least number of onsets that make a grid.
     ///   - maximumGrids: how many interleaved grids (e.g. accent and subdivision clicks) to find.
-    public static func indices(in times: [Seconds], tolerance: ClosedRange<Seconds> = 0.0003...0.001,
-                               periodRange: ClosedRange<Seconds> = 0.1...2.0,
+    public static func indices(in times: [Seconds], levels: [Double]? = nil,
+                               tolerance: ClosedRange<Seconds> = 0.0003...0.001, periodRange: ClosedRange<Seconds> = 0.1...2.0,
                                minimumCount: Int = 8, maximumGrids: Int = 2) -> [Int] {
-        grids(in: times, tolerance: tolerance, periodRange: periodRange, minimumCount: minimumCount,
+        grids(in: times, levels: levels, tolerance: tolerance, periodRange: periodRange, minimumCount: minimumCount,
               maximumGrids: maximumGrids).flatMap(\.members).sorted()
     }
 
     /// The grids found, each with the indices of its member onsets, largest first.
     /// - Parameter levels: each onset's peak level, dB, when known: pairs of onsets at the same
-    ///   level also vote for a period on their own (see ``candidatePeriods(_:levels:periodRange:)``).
+    ///   level also vote for a period on their own (see ``candidatePeriods(_:levels:periodRange:)``),
+    ///   and a chain mostly at one level is fitted on those members (see
+    ///   ``grid(_:levels:period:tolerance:)``).
     static func grids(in times: [Seconds], levels: [Double]? = nil, tolerance: ClosedRange<Seconds> = 0.0003...0.001,
                       periodRange: ClosedRange<Seconds> = 0.1...2.0,
                       minimumCount: Int = 8, maximumGrids: Int = 2) -> [(grid: Grid, members: [Int])] {
@@ -72,7 +76,7 @@ public enum StimulusLockedOnsets {
         // the chance members of the clicks' own among dense onsets (reverberant tails, speech).
         var ranked: [(grid: Grid, members: Int, excess: Double)] = []
         for period in candidatePeriods(times, levels: levels, periodRange: periodRange) {
-            guard let grid = grid(times, period: period, tolerance: tolerance) else { continue }
+            guard let grid = grid(times, levels: levels, period: period, tolerance: tolerance) else { continue }
             let members = times.filter { grid.distance($0) <= grid.tolerance }.count
             ranked.append((grid, members, Double(members) - Double(times.count) * 2 * grid.tolerance / grid.period))
         }
@@ -252,43 +256,54 @@ public enum StimulusLockedOnsets {
     }
 
     /// The grid of one period: the longest chain of onsets whole periods apart (gaps of up to
-    /// eight periods bridged), fitted by least squares, then refitted to every onset near it.
-    static func grid(_ times: [Double], period: Double, tolerance: ClosedRange<Double>) -> Grid? {
+    /// eight periods bridged, ``longestChain(_:levels:period:linkTolerance:)``), fitted by least
+    /// squares, then refitted to every onset near it.
+    ///
+    /// With `levels`, the longest chain of onsets at one level is tried as well, and the grid
+    /// of the two with more onsets on it is kept: where taps mask most clicks, a chance chain
+    /// of taps (each 10–30 ms before its click, a few within the link tolerance of a line) can
+    /// outnumber the few clicks heard.
+    static func grid(_ times: [Double], levels: [Double]? = nil, period: Double, tolerance: ClosedRange<Double>) -> Grid? {
         let linkTolerance = 1.5 * tolerance.upperBound
-        var next = [(index: Int, steps: Int)?](repeating: nil, count: times.count)
-        var hasPrevious = [Bool](repeating: false, count: times.count)
-        for i in times.indices {
-            var j = i + 1
-            search: while j < times.count && times[j] <= times[i] + 8 * period + linkTolerance {
-                let steps = ((times[j] - times[i]) / period).rounded()
-                if steps >= 1 && abs(times[j] - times[i] - steps * period) <= linkTolerance && !hasPrevious[j] {
-                    next[i] = (j, Int(steps))
-                    hasPrevious[j] = true
-                    break search
-                }
-                j += 1
-            }
-        }
-        var longest: [(k: Double, time: Double)] = []
-        for start in times.indices where !hasPrevious[start] {
-            var chain = [(k: 0.0, time: times[start])]
-            var index = start
-            while let link = next[index] {
-                chain.append((chain.last!.k + Double(link.steps), times[link.index]))
-                index = link.index
-            }
-            if chain.count > longest.count { longest = chain }
-        }
-        guard longest.count >= 4 else { return nil }
+        var chains = [longestChain(times, period: period, linkTolerance: linkTolerance)]
+        if let levels { chains.append(longestChain(times, levels: levels, period: period, linkTolerance: linkTolerance)) }
+        let grids = chains.compactMap { grid(times, levels: levels, chain: $0, tolerance: tolerance) }
+        let memberCounts = grids.map { grid in times.count { grid.distance($0) <= grid.tolerance } }
+        return grids.indices.max { (memberCounts[$0], -$0) < (memberCounts[$1], -$1) }.map { grids[$0] }
+    }
 
-        var grid = fitLine(longest)
-        for _ in 0..<2 {
+    /// The grid fitted to one chain (see ``grid(_:levels:period:tolerance:)``), or nil when the
+    /// chain is too short or its onsets scatter about its line as chance ones do.
+    private static func grid(_ times: [Double], levels: [Double]?, chain first: [(index: Int, k: Double)],
+                             tolerance: ClosedRange<Double>) -> Grid? {
+        let linkTolerance = 1.5 * tolerance.upperBound
+        guard first.count >= 4 else { return nil }
+        // A candidate period a few tenths of a millisecond off breaks links that bridge many
+        // periods (clicks heard only between taps); the chain's own period joins them again,
+        // linked as the chain was (at one level or not).
+        let oneLevelLinks = levels.map { levels in
+            zip(first, first.dropFirst()).allSatisfy { abs(levels[$0.index] - levels[$1.index]) <= 2 * sameLevelDB }
+        } ?? false
+        let refined = fitLine(first.map { ($0.k, times[$0.index]) }).period
+        let rechained = longestChain(times, levels: oneLevelLinks ? levels : nil, period: refined, linkTolerance: linkTolerance)
+        let chain = rechained.count > first.count ? rechained : first
+        // A metronome's clicks reach the microphone at one level. When most of the chain is at
+        // one level, the grid is fitted to those members and its spread measured on them alone:
+        // in a synchronisation task taps crowd near the clicks, and where they mask most clicks
+        // they can outnumber the few heard near the grid. Otherwise both come from every onset
+        // near the chain's line.
+        let clicks = levels.map { levels in sameLevelMembers(chain.map(\.index), levels: levels) } ?? []
+        let oneLevel = 3 * clicks.count >= 2 * chain.count && clicks.count >= 6
+        let fitted = oneLevel ? Set(clicks) : Set(chain.map(\.index))
+        var grid = fitLine(chain.filter { fitted.contains($0.index) }.map { ($0.k, times[$0.index]) })
+        for _ in 0..<2 where !oneLevel {
             let near = times.filter { grid.distance($0) <= linkTolerance }
                 .map { ((($0 - grid.phase) / grid.period).rounded(), $0) }
             guard near.count >= 3 else { break }
             grid = fitLine(near)
         }
-        let residuals = times.map(grid.distance).filter { $0 <= linkTolerance }.sorted()
+        let measured = oneLevel ? clicks.map { times[$0] } : times
+        let residuals = measured.map(grid.distance).filter { $0 <= linkTolerance }.sorted()
         guard !residuals.isEmpty else { return nil }
         // Distances are |residual|, so their median estimates 0.6745 σ (half-normal).
         let sigma = residuals[residuals.count / 2] / 0.6745
@@ -297,6 +312,50 @@ public enum StimulusLockedOnsets {
         guard 4 * sigma <= 1.5 * tolerance.upperBound else { return nil }
         grid.tolerance = min(max(4 * sigma, tolerance.lowerBound), tolerance.upperBound)
         return grid
+    }
+
+    /// The longest chain of onsets whole periods apart, as indices into `times` with their grid
+    /// numbers. Each onset links to the first later onset within eight periods that lies a
+    /// whole number of periods away to `linkTolerance` (with `levels`, only to one within twice
+    /// ``sameLevelDB`` of its own level: two clicks of one metronome, each measured to a few
+    /// tenths of a dB). Chains may join: a tap that happens to lie a few
+    /// periods before a click must not take that click from the chain of clicks before it
+    /// (where taps mask most clicks, the few heard are all the grid has).
+    static func longestChain(_ times: [Double], levels: [Double]? = nil, period: Double,
+                             linkTolerance: Double) -> [(index: Int, k: Double)] {
+        var next = [(index: Int, steps: Int)?](repeating: nil, count: times.count)
+        for i in times.indices {
+            var j = i + 1
+            search: while j < times.count && times[j] <= times[i] + 8 * period + linkTolerance {
+                let steps = ((times[j] - times[i]) / period).rounded()
+                if steps >= 1 && abs(times[j] - times[i] - steps * period) <= linkTolerance
+                    && levels.map({ abs($0[j] - $0[i]) <= 2 * sameLevelDB }) ?? true {
+                    next[i] = (j, Int(steps))
+                    break search
+                }
+                j += 1
+            }
+        }
+        // The length of the chain from each onset on, from the last onset back (links only go
+        // forward); the longest chain starts at the earliest onset with the greatest.
+        var chainLength = [Int](repeating: 1, count: times.count)
+        for i in times.indices.reversed() {
+            if let link = next[i] { chainLength[i] = 1 + chainLength[link.index] }
+        }
+        guard var index = chainLength.indices.max(by: { (chainLength[$0], -$0) < (chainLength[$1], -$1) }) else { return [] }
+        var chain = [(index: index, k: 0.0)]
+        while let link = next[index] {
+            chain.append((link.index, chain.last!.k + Double(link.steps)))
+            index = link.index
+        }
+        return chain
+    }
+
+    /// The members of `chain` within ``sameLevelDB`` of its median level.
+    static func sameLevelMembers(_ chain: [Int], levels: [Double]) -> [Int] {
+        let sorted = chain.map { levels[$0] }.sorted()
+        let median = sorted[sorted.count / 2]
+        return chain.filter { abs(levels[$0] - median) <= sameLevelDB }
     }
 
     /// Least-squares fit of `time = phase + k × period` to (k, time) points (any unit).

@@ -291,7 +291,7 @@ let clickResidueMarginDB = 8.0
 /// tenths of a dB); an onset on the grid more than ``tapOnClickMarginDB`` over the clicks'
 /// median level is a tap that landed on a click, and the sound there is mostly the tap.
 func setAsideStimulus(_ onsets: [Onset], cancelledClicks: Int) -> TapOnsetDetection {
-    let locked = StimulusLockedOnsets.indices(in: onsets.map(\.time))
+    let locked = StimulusLockedOnsets.indices(in: onsets.map(\.time), levels: onsets.map(\.strength))
     let clickLevel = Summary(locked.map { onsets[$0].strength })?.median
     let clicks = Set(locked.filter { onsets[$0].strength <= clickLevel! + tapOnClickMarginDB })
     return TapOnsetDetection(onsets: onsets.indices.filter { !clicks.contains($0) }.map { onsets[$0] },

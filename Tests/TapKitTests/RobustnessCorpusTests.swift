@@ -56,4 +56,24 @@ import TapCorpus
         let all = groups.filter { $0.condition == "all" }
         #expect(all.count == 2 && all.allSatisfy { $0.recall >= 0.95 && $0.precision >= 0.89 }, "\(all.map { ($0.split, $0.precision, $0.recall) })")
     }
+
+    /// A synchronisation task whose taps mask nearly every click (seed 2026, `baseline-dev-2`):
+    /// the clicks are heard only before the participant starts and at a few beats, seven of
+    /// them up to eight periods apart, while a tap lies 0.7 ms from the grid three periods
+    /// before one of them and others crowd its lines. Those clicks must make the grid, or the
+    /// first two are reported as taps (as they were before `StimulusLockedOnsets` tried the
+    /// chain of onsets at one level).
+    @Test func clicksHeardOnlyBetweenTapsMakeTheGrid() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-corpus-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let entries = try CorpusDirectory.render(to: directory, seed: 2026, itemsPerSplit: 2, conditions: [.baseline])
+        let entry = try #require(entries.first { $0.item == "baseline-dev-2" })
+        let taps = try CorpusDirectory.readTimes(directory + "/" + entry.taps)
+        let events = try CorpusDirectory.readEvents(directory + "/" + entry.events)
+        let onsets = try detectTapOnsets(inFile: directory + "/" + entry.audio).onsets.map(\.time)
+        let score = CorpusScoring.score(entry: entry, taps: taps, onsets: onsets, events: events)
+        #expect(score.falseOnsetCauses["click"] == nil, "\(score.falseOnsetCauses)")
+        // One quiet tap, 36 ms before a click, leaves no onset (nor did it before).
+        #expect(score.hits >= score.taps - 1, "\(score.hits) of \(score.taps) taps")
+    }
 }
