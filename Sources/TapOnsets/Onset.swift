@@ -77,15 +77,25 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
     /// Spectral flatness of the same spectrum (geometric over arithmetic mean of the power,
     /// 0–1): near 1 for a noise-like contact burst, near 0 for a tone (a beep, a sine click).
     public var spectralFlatness: Double?
+    /// Whether ``aboveMaskDB`` is measured over an earlier sound's decay (its mask stood over
+    /// floor + threshold): the onset rose out of what was still sounding, not out of the
+    /// background.
+    public var onEarlierSound = false
 
     /// Creates a set of features.
     public init(sustainedSNR: Double, attackDuration: Seconds, aboveMaskDB: Double, decayDB: Double,
-                spectralCentroid: Double? = nil, spectralFlatness: Double? = nil) {
+                spectralCentroid: Double? = nil, spectralFlatness: Double? = nil, onEarlierSound: Bool = false) {
         self.sustainedSNR = sustainedSNR
         self.attackDuration = attackDuration
         self.aboveMaskDB = aboveMaskDB
         self.decayDB = decayDB
         self.spectralCentroid = spectralCentroid
         self.spectralFlatness = spectralFlatness
+        self.onEarlierSound = onEarlierSound
+    }
+
+    // `onEarlierSound` qualifies `aboveMaskDB` for the score and is not written out.
+    enum CodingKeys: String, CodingKey {
+        case sustainedSNR, attackDuration, aboveMaskDB, decayDB, spectralCentroid, spectralFlatness
     }
 }

@@ -519,7 +519,11 @@ public struct OnsetDetector: Sendable {
         // The mask just before the onset's own sound: the hop whose window ends at its start.
         let maskHop = frame / hop - 1
         var mask = floorDB + threshold
-        if maskHop >= 0, maskHop > hopsSeen - powerDB.count + lookaheadHops { mask = max(mask, maskDB[maskHop & powerMask]) }
+        var onEarlierSound = false
+        if maskHop >= 0, maskHop > hopsSeen - powerDB.count + lookaheadHops, maskDB[maskHop & powerMask] > mask {
+            mask = maskDB[maskHop & powerMask]
+            onEarlierSound = true
+        }
         // The decay of the sound itself: the floor's power taken out of both stretches, so a
         // quiet tap, whose tail soon sinks into the noise, is not taken for a sustained sound.
         func soundPowerDB(_ level: Double) -> Double {
@@ -531,7 +535,8 @@ public struct OnsetDetector: Sendable {
         let spectrum = spectralShape(from: frame)
         return OnsetFeatures(sustainedSNR: head - floorDB, attackDuration: max(0, peakTime - Double(frame) / sampleRate),
                              aboveMaskDB: peakDB - mask, decayDB: decay,
-                             spectralCentroid: spectrum?.centroid, spectralFlatness: spectrum?.flatness)
+                             spectralCentroid: spectrum?.centroid, spectralFlatness: spectrum?.flatness,
+                             onEarlierSound: onEarlierSound)
     }
 
     /// Centroid (Hz) and flatness of the power spectrum of the first 10 ms from `frame` (the

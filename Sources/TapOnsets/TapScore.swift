@@ -10,7 +10,7 @@ import TapAudio
 /// | property | boundary | why |
 /// |---|---|---|
 /// | sustained SNR (first 10 ms over the floor) | ``sustainedSNRBoundary`` dB | noise excursions are brief |
-/// | peak over the mask of earlier sounds | ``maskBoundary`` dB | a tap's own ringing and rattle stay under it |
+/// | peak over the mask of earlier sounds | ``maskBoundary`` dB, ``tailMaskBoundary`` dB on an earlier sound's decay | a tap's own ringing and rattle, a room's reverberant tail stay under it |
 /// | attack (start to power peak) | ``attackBoundary`` s | taps peak within milliseconds |
 /// | decay | ``decayBoundary`` dB | coughs and speech are sustained |
 /// | level under the recording's taps | ``levelRange`` dB | background blips far below every tap |
@@ -25,8 +25,14 @@ import TapAudio
 public enum TapScore {
     /// Sustained SNR at which the membership is 0.5, dB.
     public static let sustainedSNRBoundary = 4.0
-    /// Peak over the mask at which the membership is 0.5, dB.
+    /// Peak over the mask at which the membership is 0.5, dB, where the mask is floor +
+    /// threshold (the onset rose out of the background).
     public static let maskBoundary = 1.5
+    /// The same where the mask is an earlier sound's decay (``OnsetFeatures/onEarlierSound``):
+    /// 2.5 dB over it, a sound is about as loud as what it sits on (its own power
+    /// 10·log10(10^0.25 − 1) = −0.1 dB against the mask's). A room's reverberant tail and a
+    /// cough's tail re-rise 1.5–2.5 dB over the mask.
+    public static let tailMaskBoundary = 2.5
     /// Decay (``OnsetFeatures/decayDB``) at which the membership is 0.5, dB.
     public static let decayBoundary = -1.0
     /// Attack duration at which the membership is 0.5, seconds.
@@ -38,7 +44,7 @@ public enum TapScore {
     /// decay).
     static func ownScore(_ features: OnsetFeatures) -> Double {
         logistic((features.sustainedSNR - sustainedSNRBoundary) / 0.7)
-            * logistic((features.aboveMaskDB - maskBoundary) / 0.8)
+            * logistic((features.aboveMaskDB - (features.onEarlierSound ? tailMaskBoundary : maskBoundary)) / 0.8)
             * logistic((attackBoundary - features.attackDuration) / 0.002)
             * logistic((decayBoundary - features.decayDB) / 1.0)
     }

@@ -9,7 +9,9 @@ import TapCorpus
 /// each condition and split of `tapkit-bench corpus render DIR --seed 1` (the corpus of
 /// Docs/accuracy.md has two). The floors are each item's F1 as measured (`corpus evaluate
 /// DIR --per-item`) less 0.02, for the dev and the held split alike: a change that costs
-/// precision or recall in any condition fails here.
+/// precision or recall in any condition fails here. (`keyboard-taps` held: 0.92 since session
+/// 5's mask boundary on an earlier sound's tail, `TapScore.tailMaskBoundary`, which sets aside
+/// two quiet taps 350 ms after a cough.)
 @Suite(.serialized) struct RobustnessCorpusTests {
     /// F1 floors per condition, [dev, held].
     static let floors: [String: (dev: Double, held: Double)] = [
@@ -17,7 +19,7 @@ import TapCorpus
         "opus": (0.98, 0.98), "mp3": (0.98, 0.90), "rate16k": (0.98, 0.84), "rate8k": (0.98, 0.96),
         "reverb": (0.98, 0.95), "clipping": (0.95, 0.94), "dc-offset": (0.96, 0.98), "handling-noise": (0.95, 0.93),
         "sine-burst": (0.95, 0.98), "woodblock": (0.95, 0.96), "noise-click": (0.91, 0.96), "beep": (0.95, 0.90),
-        "music": (0.82, 0.91), "speech": (0.82, 0.78), "keyboard": (0.80, 0.86), "keyboard-taps": (0.98, 0.95),
+        "music": (0.82, 0.91), "speech": (0.82, 0.78), "keyboard": (0.80, 0.86), "keyboard-taps": (0.98, 0.92),
     ]
 
     @Test func everyConditionHoldsItsFloor() throws {
@@ -64,16 +66,33 @@ import TapCorpus
     /// first two are reported as taps (as they were before `StimulusLockedOnsets` tried the
     /// chain of onsets at one level).
     @Test func clicksHeardOnlyBetweenTapsMakeTheGrid() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-corpus-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let entries = try CorpusDirectory.render(to: directory, seed: 2026, itemsPerSplit: 2, conditions: [.baseline])
-        let entry = try #require(entries.first { $0.item == "baseline-dev-2" })
-        let taps = try CorpusDirectory.readTimes(directory + "/" + entry.taps)
-        let events = try CorpusDirectory.readEvents(directory + "/" + entry.events)
-        let onsets = try detectTapOnsets(inFile: directory + "/" + entry.audio).onsets.map(\.time)
-        let score = CorpusScoring.score(entry: entry, taps: taps, onsets: onsets, events: events)
+        let scores = try Self.scores(seed: 2026, itemsPerSplit: 2, conditions: [.baseline])
+        let score = try #require(scores.first { $0.item == "baseline-dev-2" })
         #expect(score.falseOnsetCauses["click"] == nil, "\(score.falseOnsetCauses)")
         // One quiet tap, 36 ms before a click, leaves no onset (nor did it before).
         #expect(score.hits >= score.taps - 1, "\(score.hits) of \(score.taps) taps")
+    }
+
+    /// The reverberant tails of loud taps (seed 2026, `reverb`, dev): bumps 140–320 ms after a
+    /// tap, 20–30 dB under it and 1.5–2.5 dB over its mask, are not taps
+    /// (`TapScore.tailMaskBoundary`). 7 were reported before, 3 since.
+    @Test func bumpsOfAReverberantTailAreNotTaps() throws {
+        let scores = try Self.scores(seed: 2026, itemsPerSplit: 3, conditions: [.reverb]).filter { $0.split == "dev" }
+        let unexplained = scores.reduce(0) { $0 + ($1.falseOnsetCauses["unexplained"] ?? 0) }
+        #expect(unexplained <= 4, "\(scores.map(\.falseOnsetCauses))")
+        #expect(scores.reduce(0) { $0 + $1.hits } >= scores.reduce(0) { $0 + $1.taps } - 1)
+    }
+
+    /// The default detector's score of each item of a freshly rendered corpus.
+    static func scores(seed: UInt64, itemsPerSplit: Int, conditions: [CorpusCondition]) throws -> [ItemScore] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-corpus-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let entries = try CorpusDirectory.render(to: directory, seed: seed, itemsPerSplit: itemsPerSplit, conditions: conditions)
+        return try entries.map { entry in
+            let taps = try CorpusDirectory.readTimes(directory + "/" + entry.taps)
+            let events = entry.events.isEmpty ? [] : try CorpusDirectory.readEvents(directory + "/" + entry.events)
+            let onsets = try detectTapOnsets(inFile: directory + "/" + entry.audio).onsets.map(\.time)
+            return CorpusScoring.score(entry: entry, taps: taps, onsets: onsets, events: events)
+        }
     }
 }

@@ -184,3 +184,31 @@ import TapAudio
         }
     }
 }
+
+/// On an earlier sound's decay, a new sound must stand as loud as what it sits on; out of the
+/// background, the threshold already vouches for it.
+@Suite struct TailMaskBoundaryTests {
+    static func features(aboveMask: Double, onEarlierSound: Bool) -> OnsetFeatures {
+        OnsetFeatures(sustainedSNR: 12, attackDuration: 0.002, aboveMaskDB: aboveMask, decayDB: -8,
+                      onEarlierSound: onEarlierSound)
+    }
+
+    @Test func aBumpOfATailTwoDecibelsOverItsMaskIsNotATap() {
+        // A reverberant tail's bump, 2 dB over the mask of the tap it follows.
+        #expect(TapScore.ownScore(Self.features(aboveMask: 2, onEarlierSound: true)) < 0.5)
+        // The same 2 dB over floor + threshold: a quiet tap (8 dB over the floor).
+        #expect(TapScore.ownScore(Self.features(aboveMask: 2, onEarlierSound: false)) > 0.5)
+    }
+
+    @Test func aSoundAsLoudAsTheTailItSitsOnIsATap() {
+        // 3 dB over the mask: the new sound's own power equals the tail's.
+        #expect(TapScore.ownScore(Self.features(aboveMask: 3, onEarlierSound: true)) > 0.5)
+    }
+
+    @Test func theFlagIsNotWrittenOut() throws {
+        let data = try JSONEncoder().encode(Self.features(aboveMask: 3, onEarlierSound: true))
+        #expect(!String(decoding: data, as: UTF8.self).contains("onEarlierSound"))
+        let decoded = try JSONDecoder().decode(OnsetFeatures.self, from: data)
+        #expect(decoded.aboveMaskDB == 3 && decoded.onEarlierSound == false)
+    }
+}
