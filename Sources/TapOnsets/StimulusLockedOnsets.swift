@@ -324,16 +324,28 @@ public enum StimulusLockedOnsets {
     static func longestChain(_ times: [Double], levels: [Double]? = nil, period: Double,
                              linkTolerance: Double) -> [(index: Int, k: Double)] {
         var next = [(index: Int, steps: Int)?](repeating: nil, count: times.count)
-        for i in times.indices {
-            var j = i + 1
-            search: while j < times.count && times[j] <= times[i] + 8 * period + linkTolerance {
-                let steps = ((times[j] - times[i]) / period).rounded()
-                if steps >= 1 && abs(times[j] - times[i] - steps * period) <= linkTolerance
-                    && levels.map({ abs($0[j] - $0[i]) <= 2 * sameLevelDB }) ?? true {
-                    next[i] = (j, Int(steps))
-                    break search
+        // The nearest multiple from a product with the reciprocal: it can differ from a division
+        // only where the difference lies half a period from every multiple, far outside the
+        // link tolerance, so the links are the same (this loop runs four times per candidate).
+        let reciprocal = 1 / period, reach = 8 * period + linkTolerance, levelTolerance = 2 * sameLevelDB
+        let sameLevels = levels ?? []
+        times.withUnsafeBufferPointer { times in
+            sameLevels.withUnsafeBufferPointer { sameLevels in
+                for i in times.indices {
+                    var j = i + 1
+                    let end = times[i] + reach
+                    while j < times.count && times[j] <= end {
+                        if sameLevels.isEmpty || abs(sameLevels[j] - sameLevels[i]) <= levelTolerance {
+                            let difference = times[j] - times[i]
+                            let steps = (difference * reciprocal).rounded()
+                            if steps >= 1 && abs(difference - steps * period) <= linkTolerance {
+                                next[i] = (j, Int(steps))
+                                break
+                            }
+                        }
+                        j += 1
+                    }
                 }
-                j += 1
             }
         }
         // The length of the chain from each onset on, from the last onset back (links only go
