@@ -79,7 +79,7 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
     public var spectralFlatness: Double?
     /// Whether ``aboveMaskDB`` is measured over an earlier sound's decay (its mask stood over
     /// floor + threshold): the onset rose out of what was still sounding, not out of the
-    /// background.
+    /// background, and ``TapScore/tailMaskBoundary`` applies.
     public var onEarlierSound = false
 
     /// Creates a set of features.
@@ -94,8 +94,20 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
         self.onEarlierSound = onEarlierSound
     }
 
-    // `onEarlierSound` qualifies `aboveMaskDB` for the score and is not written out.
     enum CodingKeys: String, CodingKey {
-        case sustainedSNR, attackDuration, aboveMaskDB, decayDB, spectralCentroid, spectralFlatness
+        case sustainedSNR, attackDuration, aboveMaskDB, decayDB, spectralCentroid, spectralFlatness, onEarlierSound
+    }
+
+    /// Decodes features; those written before ``onEarlierSound`` existed read as out of the
+    /// background.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(sustainedSNR: try container.decode(Double.self, forKey: .sustainedSNR),
+                  attackDuration: try container.decode(Double.self, forKey: .attackDuration),
+                  aboveMaskDB: try container.decode(Double.self, forKey: .aboveMaskDB),
+                  decayDB: try container.decode(Double.self, forKey: .decayDB),
+                  spectralCentroid: try container.decodeIfPresent(Double.self, forKey: .spectralCentroid),
+                  spectralFlatness: try container.decodeIfPresent(Double.self, forKey: .spectralFlatness),
+                  onEarlierSound: try container.decodeIfPresent(Bool.self, forKey: .onEarlierSound) ?? false)
     }
 }

@@ -6,9 +6,9 @@ import TapAudio
 /// A digital metronome is sample-exact, so its bleed onsets fall on `phase + k × period` to
 /// within the detector's timing error (a fraction of a millisecond), while human taps scatter
 /// by tens of milliseconds around the beat. The period is the sharpest peak of the
-/// differences between near-neighbour onsets; the longest chain of onsets one period apart
-/// gives a least-squares grid; every onset within `tolerance` of that grid is
-/// stimulus-locked. A tap lands on the grid by chance with probability about
+/// differences between near-neighbour onsets (and between onsets at one level); the longest
+/// chain of onsets whole periods apart gives a least-squares grid; every onset within
+/// `tolerance` of that grid is stimulus-locked. A tap lands on the grid by chance with probability about
 /// 2 × tolerance / period (0.1 % at 0.3 ms and 500 ms), and only a tap that coincides with
 /// a click within the detector's error can hide in it.
 ///
@@ -17,8 +17,9 @@ public enum StimulusLockedOnsets {
     /// Indices of `times` (sorted, seconds) that lie on an isochronous grid.
     /// - Parameters:
     ///   - times: onset times, sorted, seconds.
-    ///   - levels: each onset's peak level, dB, when known (see
-    ///     ``grids(in:levels:tolerance:periodRange:minimumCount:maximumGrids:)``).
+    ///   - levels: each onset's peak level, dB, when known: a metronome's clicks reach the
+    ///     microphone at one level, so onsets at one level vote for a period and form chains
+    ///     of their own, and a chain mostly at one level is fitted on those members.
     ///   - tolerance: largest distance from the fitted grid, seconds.
     ///   - periodRange: the grid periods considered, seconds.
     ///   - minimumCount: the least number of onsets that make a grid.
@@ -38,6 +39,7 @@ public enum StimulusLockedOnsets {
     static func grids(in times: [Seconds], levels: [Double]? = nil, tolerance: ClosedRange<Seconds> = 0.0003...0.001,
                       periodRange: ClosedRange<Seconds> = 0.1...2.0,
                       minimumCount: Int = 8, maximumGrids: Int = 2) -> [(grid: Grid, members: [Int])] {
+        precondition(levels.map { $0.count == times.count } ?? true, "one level per onset")
         var remaining = Array(times.indices)
         var found: [(grid: Grid, members: [Int])] = []
         for _ in 0..<maximumGrids {
@@ -257,17 +259,23 @@ public enum StimulusLockedOnsets {
 
     /// The grid of one period: the longest chain of onsets whole periods apart (gaps of up to
     /// eight periods bridged, ``longestChain(_:levels:period:linkTolerance:)``), fitted by least
-    /// squares, then refitted to every onset near it.
+    /// squares to the chain's members at one level when most of it is (below), else to the
+    /// chain and then twice to every onset near its line.
     ///
-    /// With `levels`, the longest chain of onsets at one level is tried as well, and the grid
-    /// of the two with more onsets on it is kept: where taps mask most clicks, a chance chain
-    /// of taps (each 10–30 ms before its click, a few within the link tolerance of a line) can
-    /// outnumber the few clicks heard.
+    /// With `levels`, the longest chain linked only between onsets within ``linkLevelDB`` of
+    /// each other is tried as well, and the grid with more onsets on it is kept: where taps
+    /// mask most clicks, a chain of clicks and of taps that happen to lie near the lines can
+    /// be longer than the clicks' own.
     static func grid(_ times: [Double], levels: [Double]? = nil, period: Double, tolerance: ClosedRange<Double>) -> Grid? {
+        precondition(levels.map { $0.count == times.count } ?? true, "one level per onset")
         let linkTolerance = 1.5 * tolerance.upperBound
-        var chains = [longestChain(times, period: period, linkTolerance: linkTolerance)]
-        if let levels { chains.append(longestChain(times, levels: levels, period: period, linkTolerance: linkTolerance)) }
-        let grids = chains.compactMap { grid(times, levels: levels, chain: $0, tolerance: tolerance) }
+        var chains = [(chain: longestChain(times, period: period, linkTolerance: linkTolerance), byLevel: false)]
+        if let levels {
+            let byLevel = longestChain(times, levels: levels, period: period, linkTolerance: linkTolerance)
+            // Often the same chain: fitted once.
+            if byLevel.map(\.index) != chains[0].chain.map(\.index) { chains.append((byLevel, true)) }
+        }
+        let grids = chains.compactMap { grid(times, levels: levels, chain: $0.chain, linkedByLevel: $0.byLevel, tolerance: tolerance) }
         let memberCounts = grids.map { grid in times.count { grid.distance($0) <= grid.tolerance } }
         return grids.indices.max { (memberCounts[$0], -$0) < (memberCounts[$1], -$1) }.map { grids[$0] }
     }
@@ -275,17 +283,14 @@ public enum StimulusLockedOnsets {
     /// The grid fitted to one chain (see ``grid(_:levels:period:tolerance:)``), or nil when the
     /// chain is too short or its onsets scatter about its line as chance ones do.
     private static func grid(_ times: [Double], levels: [Double]?, chain first: [(index: Int, k: Double)],
-                             tolerance: ClosedRange<Double>) -> Grid? {
+                             linkedByLevel: Bool, tolerance: ClosedRange<Double>) -> Grid? {
         let linkTolerance = 1.5 * tolerance.upperBound
         guard first.count >= 4 else { return nil }
         // A candidate period a few tenths of a millisecond off breaks links that bridge many
         // periods (clicks heard only between taps); the chain's own period joins them again,
-        // linked as the chain was (at one level or not).
-        let oneLevelLinks = levels.map { levels in
-            zip(first, first.dropFirst()).allSatisfy { abs(levels[$0.index] - levels[$1.index]) <= 2 * sameLevelDB }
-        } ?? false
+        // linked as the chain was.
         let refined = fitLine(first.map { ($0.k, times[$0.index]) }).period
-        let rechained = longestChain(times, levels: oneLevelLinks ? levels : nil, period: refined, linkTolerance: linkTolerance)
+        let rechained = longestChain(times, levels: linkedByLevel ? levels : nil, period: refined, linkTolerance: linkTolerance)
         let chain = rechained.count > first.count ? rechained : first
         // A metronome's clicks reach the microphone at one level. When most of the chain is at
         // one level, the grid is fitted to those members and its spread measured on them alone:
@@ -316,18 +321,19 @@ public enum StimulusLockedOnsets {
 
     /// The longest chain of onsets whole periods apart, as indices into `times` with their grid
     /// numbers. Each onset links to the first later onset within eight periods that lies a
-    /// whole number of periods away to `linkTolerance` (with `levels`, only to one within twice
-    /// ``sameLevelDB`` of its own level: two clicks of one metronome, each measured to a few
-    /// tenths of a dB). Chains may join: a tap that happens to lie a few
+    /// whole number of periods away to `linkTolerance` (with `levels`, only to one within
+    /// ``linkLevelDB`` of its own level). Chains may join: a tap that happens to lie a few
     /// periods before a click must not take that click from the chain of clicks before it
     /// (where taps mask most clicks, the few heard are all the grid has).
     static func longestChain(_ times: [Double], levels: [Double]? = nil, period: Double,
                              linkTolerance: Double) -> [(index: Int, k: Double)] {
+        precondition(levels.map { $0.count == times.count } ?? true, "one level per onset")
         var next = [(index: Int, steps: Int)?](repeating: nil, count: times.count)
         // The nearest multiple from a product with the reciprocal: it can differ from a division
         // only where the difference lies half a period from every multiple, far outside the
-        // link tolerance, so the links are the same (this loop runs four times per candidate).
-        let reciprocal = 1 / period, reach = 8 * period + linkTolerance, levelTolerance = 2 * sameLevelDB
+        // link tolerance, so the links are the same (this loop runs up to four times per
+        // candidate period).
+        let reciprocal = 1 / period, reach = 8 * period + linkTolerance
         let sameLevels = levels ?? []
         times.withUnsafeBufferPointer { times in
             sameLevels.withUnsafeBufferPointer { sameLevels in
@@ -335,7 +341,7 @@ public enum StimulusLockedOnsets {
                     var j = i + 1
                     let end = times[i] + reach
                     while j < times.count && times[j] <= end {
-                        if sameLevels.isEmpty || abs(sameLevels[j] - sameLevels[i]) <= levelTolerance {
+                        if sameLevels.isEmpty || abs(sameLevels[j] - sameLevels[i]) <= linkLevelDB {
                             let difference = times[j] - times[i]
                             let steps = (difference * reciprocal).rounded()
                             if steps >= 1 && abs(difference - steps * period) <= linkTolerance {
@@ -363,8 +369,15 @@ public enum StimulusLockedOnsets {
         return chain
     }
 
-    /// The members of `chain` within ``sameLevelDB`` of its median level.
+    /// How far apart in level two onsets may be to link in a chain at one level, dB: two clicks
+    /// of one metronome, each measured to a few tenths of a dB (the chain may drift by this
+    /// much per link; its members at one level, ``sameLevelMembers(_:levels:)``, are taken
+    /// within ``sameLevelDB`` of its median).
+    static let linkLevelDB = 2 * sameLevelDB
+
+    /// The members of `chain` within ``sameLevelDB`` of its median level (none of an empty one).
     static func sameLevelMembers(_ chain: [Int], levels: [Double]) -> [Int] {
+        guard !chain.isEmpty else { return [] }
         let sorted = chain.map { levels[$0] }.sorted()
         let median = sorted[sorted.count / 2]
         return chain.filter { abs(levels[$0] - median) <= sameLevelDB }

@@ -39,7 +39,7 @@ struct OnsetsCommand: ParsableCommand {
     @Flag(help: "List every onset: other sounds and stimulus bleed too, not only taps.")
     var all = false
 
-    @Flag(help: "Add the sound's measurements: sustained_snr_db, attack_ms, above_mask_db, decay_db, centroid_hz, flatness.")
+    @Flag(help: "Add the sound's measurements: sustained_snr_db, attack_ms, above_mask_db, decay_db, centroid_hz, flatness, on_earlier_sound.")
     var features = false
 
     @OptionGroup var provenanceOption: ProvenanceOption
@@ -70,7 +70,8 @@ struct OnsetsCommand: ParsableCommand {
             }
         }
         // `file` whatever the number of inputs, so one script reads the output of one file or many.
-        let featureColumns = features ? ["sustained_snr_db", "attack_ms", "above_mask_db", "decay_db", "centroid_hz", "flatness"] : []
+        let featureColumns = features ? ["sustained_snr_db", "attack_ms", "above_mask_db", "decay_db", "centroid_hz", "flatness",
+                                          "on_earlier_sound"] : []
         let columns = ["file", "time", "strength", "snr_db", "tap_score", "kind"] + featureColumns
         func cells(_ onset: Onset, _ file: String) -> [String] {
             var row = [file, String(format: "%.6f", onset.time), String(format: "%.2f", onset.strength), String(format: "%.2f", onset.snrDB),
@@ -80,7 +81,8 @@ struct OnsetsCommand: ParsableCommand {
                 row += [measured?.sustainedSNR, measured.map { $0.attackDuration * 1000 }, measured?.aboveMaskDB, measured?.decayDB]
                     .map { $0.map { String(format: "%.2f", $0) } ?? "" }
                 row += [measured?.spectralCentroid.map { String(format: "%.0f", $0) } ?? "",
-                        measured?.spectralFlatness.map { String(format: "%.3f", $0) } ?? ""]
+                        measured?.spectralFlatness.map { String(format: "%.3f", $0) } ?? "",
+                        measured.map { $0.onEarlierSound ? "true" : "false" } ?? ""]
             }
             return row
         }
@@ -101,6 +103,7 @@ struct OnsetsCommand: ParsableCommand {
                     var decay_db: Double?
                     var centroid_hz: Double?
                     var flatness: Double?
+                    var on_earlier_sound: Bool?
                 }
             }
             struct Document: Encodable {
@@ -118,7 +121,8 @@ struct OnsetsCommand: ParsableCommand {
                                  attack_ms: measured.map { hundredths($0.attackDuration * 1000) },
                                  above_mask_db: measured.map { hundredths($0.aboveMaskDB) }, decay_db: measured.map { hundredths($0.decayDB) },
                                  centroid_hz: measured?.spectralCentroid.map { $0.rounded() },
-                                 flatness: measured?.spectralFlatness.map { ($0 * 1000).rounded() / 1000 })
+                                 flatness: measured?.spectralFlatness.map { ($0 * 1000).rounded() / 1000 },
+                                 on_earlier_sound: measured?.onEarlierSound)
                 })
             }
             printOutput(try renderJSON(Document(tapkit: onsetOptions.provenance(), files: fileOnsets, errors: errors)))

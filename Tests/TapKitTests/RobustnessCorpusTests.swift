@@ -66,7 +66,7 @@ import TapCorpus
     /// first two are reported as taps (as they were before `StimulusLockedOnsets` tried the
     /// chain of onsets at one level).
     @Test func clicksHeardOnlyBetweenTapsMakeTheGrid() throws {
-        let scores = try Self.scores(seed: 2026, itemsPerSplit: 2, conditions: [.baseline])
+        let scores = try Self.scores(seed: 2026, itemsPerSplit: 2, conditions: [.baseline], split: .dev)
         let score = try #require(scores.first { $0.item == "baseline-dev-2" })
         #expect(score.falseOnsetCauses["click"] == nil, "\(score.falseOnsetCauses)")
         // One quiet tap, 36 ms before a click, leaves no onset (nor did it before).
@@ -74,21 +74,23 @@ import TapCorpus
     }
 
     /// The reverberant tails of loud taps (seed 2026, `reverb`, dev): bumps 140–320 ms after a
-    /// tap, 20–30 dB under it and 1.5–2.5 dB over its mask, are not taps
-    /// (`TapScore.tailMaskBoundary`). 7 were reported before, 3 since.
+    /// tap, 20–30 dB under it and mostly 1.6–2.5 dB over its mask, are not taps
+    /// (`TapScore.tailMaskBoundary`). 9 were reported before (7 the scoring cannot attribute,
+    /// 2 in a tap's decay), 3 since.
     @Test func bumpsOfAReverberantTailAreNotTaps() throws {
-        let scores = try Self.scores(seed: 2026, itemsPerSplit: 3, conditions: [.reverb]).filter { $0.split == "dev" }
-        let unexplained = scores.reduce(0) { $0 + ($1.falseOnsetCauses["unexplained"] ?? 0) }
-        #expect(unexplained <= 4, "\(scores.map(\.falseOnsetCauses))")
+        let scores = try Self.scores(seed: 2026, itemsPerSplit: 3, conditions: [.reverb], split: .dev)
+        let bumps = scores.reduce(0) { $0 + ($1.falseOnsetCauses["unexplained"] ?? 0) + ($1.falseOnsetCauses["tap-decay"] ?? 0) }
+        #expect(bumps <= 4, "\(scores.map(\.falseOnsetCauses))")
         #expect(scores.reduce(0) { $0 + $1.hits } >= scores.reduce(0) { $0 + $1.taps } - 1)
     }
 
     /// The default detector's score of each item of a freshly rendered corpus.
-    static func scores(seed: UInt64, itemsPerSplit: Int, conditions: [CorpusCondition]) throws -> [ItemScore] {
+    /// Both splits are rendered (the corpus is drawn as a whole); only `split`'s items are scored.
+    static func scores(seed: UInt64, itemsPerSplit: Int, conditions: [CorpusCondition], split: CorpusSplit) throws -> [ItemScore] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-corpus-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let entries = try CorpusDirectory.render(to: directory, seed: seed, itemsPerSplit: itemsPerSplit, conditions: conditions)
-        return try entries.map { entry in
+        return try entries.filter { $0.split == split }.map { entry in
             let taps = try CorpusDirectory.readTimes(directory + "/" + entry.taps)
             let events = entry.events.isEmpty ? [] : try CorpusDirectory.readEvents(directory + "/" + entry.events)
             let onsets = try detectTapOnsets(inFile: directory + "/" + entry.audio).onsets.map(\.time)

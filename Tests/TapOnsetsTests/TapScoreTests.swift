@@ -205,10 +205,13 @@ import TapAudio
         #expect(TapScore.ownScore(Self.features(aboveMask: 3, onEarlierSound: true)) > 0.5)
     }
 
-    @Test func theFlagIsNotWrittenOut() throws {
-        let data = try JSONEncoder().encode(Self.features(aboveMask: 3, onEarlierSound: true))
-        #expect(!String(decoding: data, as: UTF8.self).contains("onEarlierSound"))
-        let decoded = try JSONDecoder().decode(OnsetFeatures.self, from: data)
-        #expect(decoded.aboveMaskDB == 3 && decoded.onEarlierSound == false)
+    @Test func theFlagIsWrittenOutAndReadBackWithoutIt() throws {
+        let features = Self.features(aboveMask: 3, onEarlierSound: true)
+        let data = try JSONEncoder().encode(features)
+        #expect(try JSONDecoder().decode(OnsetFeatures.self, from: data) == features)
+        // Features written before the flag existed read as out of the background.
+        let old = #"{"sustainedSNR":12,"attackDuration":0.002,"aboveMaskDB":2,"decayDB":-8}"#
+        let decoded = try JSONDecoder().decode(OnsetFeatures.self, from: Data(old.utf8))
+        #expect(decoded.onEarlierSound == false && decoded.aboveMaskDB == 2 && decoded.spectralCentroid == nil)
     }
 }
