@@ -267,7 +267,6 @@ public enum StimulusLockedOnsets {
     /// mask most clicks, a chain of clicks and of taps that happen to lie near the lines can
     /// be longer than the clicks' own.
     static func grid(_ times: [Double], levels: [Double]? = nil, period: Double, tolerance: ClosedRange<Double>) -> Grid? {
-        precondition(levels.map { $0.count == times.count } ?? true, "one level per onset")
         let linkTolerance = 1.5 * tolerance.upperBound
         var chains = [(chain: longestChain(times, period: period, linkTolerance: linkTolerance), byLevel: false)]
         if let levels {
@@ -276,22 +275,23 @@ public enum StimulusLockedOnsets {
             if byLevel.map(\.index) != chains[0].chain.map(\.index) { chains.append((byLevel, true)) }
         }
         let grids = chains.compactMap { grid(times, levels: levels, chain: $0.chain, linkedByLevel: $0.byLevel, tolerance: tolerance) }
+        guard grids.count > 1 else { return grids.first }
         let memberCounts = grids.map { grid in times.count { grid.distance($0) <= grid.tolerance } }
-        return grids.indices.max { (memberCounts[$0], -$0) < (memberCounts[$1], -$1) }.map { grids[$0] }
+        return memberCounts[1] > memberCounts[0] ? grids[1] : grids[0]
     }
 
     /// The grid fitted to one chain (see ``grid(_:levels:period:tolerance:)``), or nil when the
     /// chain is too short or its onsets scatter about its line as chance ones do.
-    private static func grid(_ times: [Double], levels: [Double]?, chain first: [(index: Int, k: Double)],
+    private static func grid(_ times: [Double], levels: [Double]?, chain linked: [(index: Int, k: Double)],
                              linkedByLevel: Bool, tolerance: ClosedRange<Double>) -> Grid? {
         let linkTolerance = 1.5 * tolerance.upperBound
-        guard first.count >= 4 else { return nil }
+        guard linked.count >= 4 else { return nil }
         // A candidate period a few tenths of a millisecond off breaks links that bridge many
         // periods (clicks heard only between taps); the chain's own period joins them again,
         // linked as the chain was.
-        let refined = fitLine(first.map { ($0.k, times[$0.index]) }).period
+        let refined = fitLine(linked.map { ($0.k, times[$0.index]) }).period
         let rechained = longestChain(times, levels: linkedByLevel ? levels : nil, period: refined, linkTolerance: linkTolerance)
-        let chain = rechained.count > first.count ? rechained : first
+        let chain = rechained.count > linked.count ? rechained : linked
         // A metronome's clicks reach the microphone at one level. When most of the chain is at
         // one level, the grid is fitted to those members and its spread measured on them alone:
         // in a synchronisation task taps crowd near the clicks, and where they mask most clicks

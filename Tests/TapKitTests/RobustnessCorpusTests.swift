@@ -63,8 +63,8 @@ import TapCorpus
     /// the clicks are heard only before the participant starts and at a few beats, seven of
     /// them up to eight periods apart, while a tap lies 0.7 ms from the grid three periods
     /// before one of them and others crowd its lines. Those clicks must make the grid, or the
-    /// first two are reported as taps (as they were before `StimulusLockedOnsets` tried the
-    /// chain of onsets at one level).
+    /// first two are reported as taps (as they were before chains in `StimulusLockedOnsets`
+    /// could join and a chain mostly at one level was fitted on those members).
     @Test func clicksHeardOnlyBetweenTapsMakeTheGrid() throws {
         let scores = try Self.scores(seed: 2026, itemsPerSplit: 2, conditions: [.baseline], split: .dev)
         let score = try #require(scores.first { $0.item == "baseline-dev-2" })

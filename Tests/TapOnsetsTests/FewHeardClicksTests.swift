@@ -62,22 +62,4 @@ import Testing
         #expect(grid.map { grid in clicks.allSatisfy { grid.distance(times[$0]) <= grid.tolerance } } == true, "seed \(seed)")
         #expect(StimulusLockedOnsets.grid(times, period: Self.period, tolerance: 0.0003...0.001) == nil, "seed \(seed)")
     }
-
-    /// Where taps mask most clicks, taps that happen to lie near the lines join the first-come
-    /// chain: here eight taps 0.9–1.1 ms off their lines, on alternate sides (2 ms apart, so
-    /// they do not link to one another), at −30 to −12.5 dB. That chain of clicks and taps
-    /// scatters like chance onsets and is refused; the chain linked at one level carries the grid.
-    @Test func theChainAtOneLevelBeatsALongerChanceChain() {
-        // Eight taps, each within 1.2 ms of a line (a chance chain), at −30…−12 dB; seven clicks.
-        let tapLines = [2, 3, 5, 8, 11, 15, 19, 23]
-        var events = Self.heard.map { (time: Self.line($0), level: -44.5) }
-        for (position, k) in tapLines.enumerated() {
-            events.append((Self.line(k) + (position % 2 == 0 ? 0.0011 : -0.0009), -30 + Double(position) * 2.5))
-        }
-        events.sort { $0.time < $1.time }
-        let times = events.map(\.time), levels = events.map(\.level)
-        let grid = StimulusLockedOnsets.grid(times, levels: levels, period: Self.period, tolerance: 0.0003...0.001)
-        let members = grid.map { grid in times.indices.filter { grid.distance(times[$0]) <= grid.tolerance } } ?? []
-        #expect(Set(members) == Set(times.indices.filter { levels[$0] == -44.5 }))
-    }
 }

@@ -185,8 +185,8 @@ import TapAudio
     }
 }
 
-/// On an earlier sound's decay, a new sound must stand as loud as what it sits on; out of the
-/// background, the threshold already vouches for it.
+/// On an earlier sound's decay, a new sound must stand nearly as loud as what it sits on (2.5 dB
+/// over its mask); out of the background, the threshold already vouches for it (1.5 dB).
 @Suite struct TailMaskBoundaryTests {
     static func features(aboveMask: Double, onEarlierSound: Bool) -> OnsetFeatures {
         OnsetFeatures(sustainedSNR: 12, attackDuration: 0.002, aboveMaskDB: aboveMask, decayDB: -8,
