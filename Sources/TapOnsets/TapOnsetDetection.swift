@@ -41,7 +41,8 @@ public struct TapOnsetDetection: Sendable, Equatable {
     /// (``StimulusMarkers``) join the stimulus onsets.
     public func classified(cut: Double) -> TapOnsetDetection {
         var copy = self
-        let scored = TapScore.classify((onsets + otherOnsets).sorted { $0.time < $1.time }, cut: cut)
+        let scored = TapScore.classify((onsets + otherOnsets).sorted { $0.time < $1.time }, cut: cut,
+                                       stimulusTimes: stimulusOnsets.map(\.time).sorted())
         let markers = StimulusMarkers.indices(in: scored)
         let sounds = scored.indices.filter { !markers.contains($0) }.map { scored[$0] }
         copy.onsets = sounds.filter { $0.kind == .tap }

@@ -56,21 +56,105 @@ public enum TapScore {
         logistic((strength - (reference - levelRange)) / 2.0)
     }
 
-    /// Scores and classifies every onset with features (others keep score 1 and their kind):
-    /// ``OnsetKind/tap`` at or above `cut`, ``OnsetKind/other`` below.
-    public static func classify(_ onsets: [Onset], cut: Double) -> [Onset] {
+    /// Scores and classifies every onset with features (others keep score 1 and their kind),
+    /// `onsets` in time order: ``OnsetKind/tap`` at or above `cut`, ``OnsetKind/other`` below.
+    /// `stimulusTimes` (ascending) are the stimulus onsets set aside in the same recording:
+    /// they keep the taps' rhythm where a tap was reported as the click it merged with.
+    public static func classify(_ onsets: [Onset], cut: Double, stimulusTimes: [Seconds] = []) -> [Onset] {
         let own = onsets.map { $0.features.map(ownScore) ?? 1 }
         let candidates = onsets.indices.filter { own[$0] >= 0.5 }.map { onsets[$0].strength }.sorted(by: >)
         let reference = candidates.count >= 2 ? candidates[1] : candidates.first
         let paired = pressReleasePairs(onsets, own: own).union(trainMembers(onsets))
+        let scores = onsets.indices.map { index in
+            let level = reference.map { levelScore(strength: onsets[index].strength, reference: $0) } ?? 1
+            return own[index] * level * (paired.contains(index) ? pairFactor : 1)
+        }
+        let taps = onsets.indices.filter { onsets[$0].features != nil && scores[$0] >= cut }
+        let outsiders = outsiders(onsets, taps: taps, stimulusTimes: stimulusTimes)
         return onsets.indices.map { index in
             var onset = onsets[index]
             guard onset.features != nil else { return onset }
-            let level = reference.map { levelScore(strength: onset.strength, reference: $0) } ?? 1
-            onset.tapScore = own[index] * level * (paired.contains(index) ? pairFactor : 1)
+            onset.tapScore = scores[index] * (outsiders.contains(index) ? pairFactor : 1)
             onset.kind = onset.tapScore >= cut ? .tap : .other
             return onset
         }
+    }
+
+    /// The fewest taps whose spectra make a reference for the recording's tap sound.
+    public static let outsiderMinimumTaps = 8
+    /// How far from the taps' median spectral centroid an outsider lies, at least, octaves.
+    public static let outsiderCentroidOctaves = 1.5
+    /// ...and at least this many robust SDs (1.4826 × MAD, no less than
+    /// ``outsiderSpreadFloorOctaves``) of the taps' centroids.
+    public static let outsiderCentroidSpreads = 4.0
+    /// The smallest robust SD of the taps' centroids the rule assumes, octaves.
+    public static let outsiderSpreadFloorOctaves = 0.25
+    /// How near a tap must lie to one local inter-tap interval before or after an onset for
+    /// that onset to be on the taps' rhythm, as a fraction of the interval.
+    public static let rhythmTolerance = 0.15
+
+    /// Indices of taps (among `taps`) that sound unlike the recording's other taps and fall
+    /// off their rhythm: a knuckle's knock, a key pressed between the taps, a syllable.
+    ///
+    /// One finger on one surface keeps its spectrum, so the taps' spectral centroids cluster;
+    /// a sound ``outsiderCentroidOctaves`` and ``outsiderCentroidSpreads`` robust SDs from
+    /// their median is another kind of sound *or* a tap that came out differently (TapSim's
+    /// taps vary by up to two octaves, and a quiet tap's centroid reads high with the noise
+    /// in it). Taps that came out differently still keep the rhythm: there is a tap, or a
+    /// stimulus onset (`stimulusTimes`: a tap that merged with its click is reported as the
+    /// click), about one local interval (the median of the eight inter-tap intervals around
+    /// it) before and after them, within ``rhythmTolerance``; the first and last tap need it
+    /// on their inner side only. Only both together make an outsider.
+    ///
+    /// With fewer than ``outsiderMinimumTaps`` measured taps there is no reference and no
+    /// outsider. In dense material (a drum kit) every onset has neighbours at about one
+    /// interval, so none is off the rhythm. A tap that sounds unlike the others next to a
+    /// silent tap is lost; allowing two intervals on one side kept one such tap on held data
+    /// but let two other sounds through on the development data, and is not done.
+    static func outsiders(_ onsets: [Onset], taps: [Int], stimulusTimes: [Seconds] = []) -> Set<Int> {
+        let octaves = taps.compactMap { index in onsets[index].features?.spectralCentroid.flatMap { $0 > 0 ? log2($0) : nil } }
+        guard taps.count >= outsiderMinimumTaps, octaves.count >= outsiderMinimumTaps else { return [] }
+        let median = Self.median(octaves)
+        let spread = max(outsiderSpreadFloorOctaves, 1.4826 * Self.median(octaves.map { abs($0 - median) }))
+        let reach = max(outsiderCentroidOctaves, outsiderCentroidSpreads * spread)
+        let times = taps.map { onsets[$0].time }
+        var found = Set<Int>()
+        for (position, index) in taps.enumerated() {
+            guard let centroid = onsets[index].features?.spectralCentroid, centroid > 0,
+                  abs(log2(centroid) - median) > reach else { continue }
+            let nearby = max(0, position - 4)...min(times.count - 1, position + 4)
+            let intervals = zip(times[nearby], times[nearby].dropFirst()).map { $1 - $0 }
+            guard !intervals.isEmpty else { continue }
+            let interval = Self.median(intervals)
+            let tolerance = rhythmTolerance * interval
+            func heardNear(_ time: Seconds) -> Bool {
+                var tap = firstIndex(in: times, notBefore: time - tolerance)
+                if tap == position { tap += 1 }
+                if tap < times.count && times[tap] <= time + tolerance { return true }
+                let stimulus = firstIndex(in: stimulusTimes, notBefore: time - tolerance)
+                return stimulus < stimulusTimes.count && stimulusTimes[stimulus] <= time + tolerance
+            }
+            let before = position == 0 || heardNear(times[position] - interval)
+            let after = position == times.count - 1 || heardNear(times[position] + interval)
+            if !(before && after) { found.insert(index) }
+        }
+        return found
+    }
+
+    /// The first index of ascending `times` whose time is `time` or later (`times.count` if none).
+    private static func firstIndex(in times: [Seconds], notBefore time: Seconds) -> Int {
+        var low = 0, high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if times[middle] < time { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// Shortest and longest gap from a key's press to its release, seconds.

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import TapOnsets
+import TapAudio
+
+/// Sounds unlike the recording's taps and off their rhythm (`TapScore.outsiders`): a knock
+/// between the taps is set aside, a tap that came out with another spectrum but keeps the
+/// rhythm stays a tap.
+@Suite struct OutsiderTests {
+    func onset(_ time: Double, centroid: Double, strength: Double = -20) -> Onset {
+        let features = OnsetFeatures(sustainedSNR: 25, attackDuration: 0.001, aboveMaskDB: 25, decayDB: -12,
+                                     spectralCentroid: centroid, spectralFlatness: 0.05)
+        return Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.001, strength: strength, snrDB: 30, features: features)
+    }
+
+    /// Twelve taps every 0.6 s at about 1 kHz (±10 %).
+    func taps(count: Int = 12, period: Double = 0.6) -> [Onset] {
+        (0..<count).map { onset(1 + Double($0) * period, centroid: 1_000 * (1 + 0.1 * sin(Double($0)))) }
+    }
+
+    func kinds(_ onsets: [Onset], stimulusTimes: [Double] = []) -> [Double: OnsetKind] {
+        let scored = TapScore.classify(onsets.sorted { $0.time < $1.time }, cut: 0.5, stimulusTimes: stimulusTimes)
+        return Dictionary(uniqueKeysWithValues: scored.map { ($0.time, $0.kind) })
+    }
+
+    @Test func aKnockBetweenTheTapsIsNotATap() {
+        let knock = onset(3.1, centroid: 5_000)
+        let result = kinds(taps() + [knock])
+        #expect(result[3.1] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+    }
+
+    @Test func aTapWithAnotherSpectrumOnTheRhythmStaysATap() {
+        var onsets = taps()
+        onsets[5] = onset(onsets[5].time, centroid: 5_000)
+        onsets[11] = onset(onsets[11].time, centroid: 200)   // the last tap: its inner side is enough
+        #expect(kinds(onsets).values.allSatisfy { $0 == .tap })
+    }
+
+    @Test func aTapMergedWithItsClickKeepsTheRhythm() {
+        // The tap before a quiet, noise-bright tap was reported as the click it merged with:
+        // that stimulus onset stands in for it.
+        var onsets = taps()
+        let merged = onsets.remove(at: 4).time + 0.002
+        onsets[4] = onset(onsets[4].time, centroid: 4_000)
+        #expect(kinds(onsets)[onsets[4].time] == .other)
+        #expect(kinds(onsets, stimulusTimes: [merged])[onsets[4].time] == .tap)
+    }
+
+    @Test func aSoundLikeTheTapsOffTheirRhythmStaysATap() {
+        // Free tapping may wander off any grid; only a sound that differs is set aside.
+        let result = kinds(taps() + [onset(3.1, centroid: 1_300)])
+        #expect(result[3.1] == .tap)
+    }
+
+    @Test func aSoundCloseToTheTapsSpectrumIsNotAnOutsider() {
+        // 1.4 octaves away: under outsiderCentroidOctaves.
+        let result = kinds(taps() + [onset(3.1, centroid: 1_000 * pow(2, 1.4))])
+        #expect(result[3.1] == .tap)
+    }
+
+    @Test func widelySpreadSpectraSetNothingAside() {
+        // A drum kit: kick, snare and hat alternate, the centroids spread over three octaves.
+        let centroids = [500.0, 2_000, 4_000, 2_000, 500, 2_000, 4_000, 2_000]
+        var onsets = (0..<24).map { onset(1 + Double($0) * 0.25, centroid: centroids[$0 % centroids.count]) }
+        onsets.append(onset(3.6, centroid: 6_000))
+        #expect(kinds(onsets).values.allSatisfy { $0 == .tap })
+    }
+
+    @Test func tooFewTapsMakeNoReference() {
+        // Seven taps with the sound itself: one short of the reference.
+        let result = kinds(taps(count: TapScore.outsiderMinimumTaps - 2) + [onset(2.5, centroid: 6_000)])
+        #expect(result[2.5] == .tap)
+    }
+
+    @Test func theRhythmIsLocal() {
+        // The tempo speeds up from 0.8 s to 0.4 s, so the median interval over the whole
+        // recording is 0.4 s. A knock in the slow part, half its interval after a tap, has taps
+        // 0.4 s before and after it, yet is off the rhythm there.
+        var time = 1.0, onsets: [Onset] = []
+        for index in 0..<24 {
+            onsets.append(onset(time, centroid: 1_000))
+            time += index < 12 ? 0.8 : 0.4
+        }
+        let knockTime = onsets[4].time + 0.4
+        let result = kinds(onsets + [onset(knockTime, centroid: 4_500)])
+        #expect(result[knockTime] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 24)
+    }
+}
