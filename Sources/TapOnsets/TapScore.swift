@@ -15,8 +15,9 @@ import TapAudio
 /// | decay | ``decayBoundary`` dB | coughs and speech are sustained |
 /// | level under the recording's taps | ``levelRange`` dB | background blips far below every tap |
 ///
-/// The second sound of a press–release pair (see `pressReleasePairs`) and the onsets of
-/// a train (see `trainMembers`) have their scores multiplied by ``pairFactor``. A score of
+/// The second sound of a press–release pair (see `pressReleasePairs`), the onsets of
+/// a train (see `trainMembers`) and sounds unlike the recording's taps that fall off their
+/// rhythm (see `outsiders`) have their scores multiplied by ``pairFactor``. A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
 /// tap-like; the default cut (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
 /// onset's peak with the recording's reference level, the second-loudest onset that passes
@@ -82,12 +83,11 @@ public enum TapScore {
 
     /// The fewest taps whose spectra make a reference for the recording's tap sound.
     public static let outsiderMinimumTaps = 8
-    /// How far from the taps' median spectral centroid an outsider lies, at least, octaves.
-    public static let outsiderCentroidOctaves = 1.5
-    /// ...and at least this many robust SDs (1.4826 × MAD, no less than
-    /// ``outsiderSpreadFloorOctaves``) of the taps' centroids.
+    /// How far from the taps' median spectral centroid an outsider lies, at least, in robust
+    /// SDs (1.4826 × MAD of the log centroids, no less than ``outsiderSpreadFloorOctaves``).
     public static let outsiderCentroidSpreads = 4.0
-    /// The smallest robust SD of the taps' centroids the rule assumes, octaves.
+    /// The smallest robust SD of the taps' centroids the rule assumes, octaves: an outsider
+    /// lies at least an octave from the taps however alike they sound.
     public static let outsiderSpreadFloorOctaves = 0.25
     /// How near a tap must lie to one local inter-tap interval before or after an onset for
     /// that onset to be on the taps' rhythm, as a fraction of the interval.
@@ -97,8 +97,8 @@ public enum TapScore {
     /// off their rhythm: a knuckle's knock, a key pressed between the taps, a syllable.
     ///
     /// One finger on one surface keeps its spectrum, so the taps' spectral centroids cluster;
-    /// a sound ``outsiderCentroidOctaves`` and ``outsiderCentroidSpreads`` robust SDs from
-    /// their median is another kind of sound *or* a tap that came out differently (TapSim's
+    /// a sound ``outsiderCentroidSpreads`` robust SDs (at least an octave) from their median
+    /// is another kind of sound *or* a tap that came out differently (TapSim's
     /// taps vary by up to two octaves, and a quiet tap's centroid reads high with the noise
     /// in it). Taps that came out differently still keep the rhythm: there is a tap, or a
     /// stimulus onset (`stimulusTimes`: a tap that merged with its click is reported as the
@@ -116,7 +116,7 @@ public enum TapScore {
         guard taps.count >= outsiderMinimumTaps, octaves.count >= outsiderMinimumTaps else { return [] }
         let median = Self.median(octaves)
         let spread = max(outsiderSpreadFloorOctaves, 1.4826 * Self.median(octaves.map { abs($0 - median) }))
-        let reach = max(outsiderCentroidOctaves, outsiderCentroidSpreads * spread)
+        let reach = outsiderCentroidSpreads * spread
         let times = taps.map { onsets[$0].time }
         var found = Set<Int>()
         for (position, index) in taps.enumerated() {
