@@ -77,6 +77,12 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
     /// Spectral flatness of the same spectrum (geometric over arithmetic mean of the power,
     /// 0–1): near 1 for a noise-like contact burst, near 0 for a tone (a beep, a sine click).
     public var spectralFlatness: Double?
+    /// Spectral centroid of the power the sound adds over the 10 ms before it, Hz: its own
+    /// spectrum, with the noise it sits in (or the tail it rides on) taken out. A quiet tap's
+    /// ``spectralCentroid`` reads high with the noise's power in it; this one does not
+    /// (``TapScore`` compares sounds by it). Nil when not measured or when the sound adds
+    /// almost nothing.
+    public var soundCentroid: Double?
     /// Whether ``aboveMaskDB`` is measured over an earlier sound's decay (its mask stood over
     /// floor + threshold): the onset rose out of what was still sounding, not out of the
     /// background, and ``TapScore/tailMaskBoundary`` applies.
@@ -84,22 +90,24 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
 
     /// Creates a set of features.
     public init(sustainedSNR: Double, attackDuration: Seconds, aboveMaskDB: Double, decayDB: Double,
-                spectralCentroid: Double? = nil, spectralFlatness: Double? = nil, onEarlierSound: Bool = false) {
+                spectralCentroid: Double? = nil, spectralFlatness: Double? = nil, soundCentroid: Double? = nil,
+                onEarlierSound: Bool = false) {
         self.sustainedSNR = sustainedSNR
         self.attackDuration = attackDuration
         self.aboveMaskDB = aboveMaskDB
         self.decayDB = decayDB
         self.spectralCentroid = spectralCentroid
         self.spectralFlatness = spectralFlatness
+        self.soundCentroid = soundCentroid
         self.onEarlierSound = onEarlierSound
     }
 
     enum CodingKeys: String, CodingKey {
-        case sustainedSNR, attackDuration, aboveMaskDB, decayDB, spectralCentroid, spectralFlatness, onEarlierSound
+        case sustainedSNR, attackDuration, aboveMaskDB, decayDB, spectralCentroid, spectralFlatness, soundCentroid, onEarlierSound
     }
 
     /// Decodes features; those written before ``onEarlierSound`` existed read as out of the
-    /// background.
+    /// background, and before ``soundCentroid`` as without one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(sustainedSNR: try container.decode(Double.self, forKey: .sustainedSNR),
@@ -108,6 +116,7 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
                   decayDB: try container.decode(Double.self, forKey: .decayDB),
                   spectralCentroid: try container.decodeIfPresent(Double.self, forKey: .spectralCentroid),
                   spectralFlatness: try container.decodeIfPresent(Double.self, forKey: .spectralFlatness),
+                  soundCentroid: try container.decodeIfPresent(Double.self, forKey: .soundCentroid),
                   onEarlierSound: try container.decodeIfPresent(Bool.self, forKey: .onEarlierSound) ?? false)
     }
 }

@@ -536,32 +536,64 @@ public struct OnsetDetector: Sendable {
         return OnsetFeatures(sustainedSNR: head - floorDB, attackDuration: max(0, peakTime - Double(frame) / sampleRate),
                              aboveMaskDB: peakDB - mask, decayDB: decay,
                              spectralCentroid: spectrum?.centroid, spectralFlatness: spectrum?.flatness,
+                             soundCentroid: spectrum?.soundCentroid,
                              onEarlierSound: onEarlierSound)
+    }
+
+    /// How much of the spectrum before a sound is taken out of the sound's: twice that
+    /// spectrum averaged over nine bins. One 10 ms window's bins scatter as much as they
+    /// average, so subtracting it as it is leaves half of the noise's power in; smoothed and
+    /// doubled, about a sixth (the over-subtraction of spectral subtraction; Berouti, Schwartz
+    /// & Makhoul 1979).
+    static func noiseEstimate(_ spectrum: [Double]) -> [Double] {
+        let reach = 4
+        var sums = [0.0]
+        for power in spectrum { sums.append(sums.last! + power) }
+        return spectrum.indices.map { bin in
+            let low = max(0, bin - reach), high = min(spectrum.count, bin + reach + 1)
+            return 2 * (sums[high] - sums[low]) / Double(high - low)
+        }
     }
 
     /// Centroid (Hz) and flatness of the power spectrum of the first 10 ms from `frame` (the
     /// next power of two in samples, Hann window), over the bins from the high-pass cut-off
-    /// to Nyquist. Nil when the history does not hold them or the stretch is silent.
-    private func spectralShape(from frame: Int) -> (centroid: Double, flatness: Double)? {
+    /// to Nyquist, and the centroid of the power the sound adds over the 10 ms before it
+    /// (``noiseEstimate`` taken out; nil when the history does not reach back that far). Nil
+    /// when the history does not hold the stretch or it is silent.
+    private func spectralShape(from frame: Int) -> (centroid: Double, flatness: Double, soundCentroid: Double?)? {
         let length = 1 << Int(ceil(log2(max(16, 0.010 * sampleRate))))
         guard frame >= samplesSeen - historyLength, frame + length <= samplesSeen else { return nil }
         // The detector is a value and holds no FFTW state; each thread keeps its own plan.
         let fft = RealFFT.perThread(count: length)
-        let window = fft.hannWindow
-        for index in 0..<length { fft.signal[index] = window[index] * history[(frame + index) & historyMask] }
-        fft.forward()
         let binWidth = sampleRate / Double(length)
         let firstBin = max(1, Int((configuration.highPassCutoff / binWidth).rounded(.up)))
-        var total = 0.0, weighted = 0.0, logSum = 0.0, bins = 0
-        for bin in firstBin...(length / 2) {
-            let re = Double(fft.spectrum[2 * bin]), im = Double(fft.spectrum[2 * bin + 1])
-            let power = re * re + im * im + 1e-30
-            total += power
-            weighted += power * Double(bin) * binWidth
-            logSum += log(power)
-            bins += 1
+        func powerSpectrum(from start: Int) -> [Double] {
+            let window = fft.hannWindow
+            for index in 0..<length { fft.signal[index] = window[index] * history[(start + index) & historyMask] }
+            fft.forward()
+            return (firstBin...(length / 2)).map { bin in
+                let re = Double(fft.spectrum[2 * bin]), im = Double(fft.spectrum[2 * bin + 1])
+                return re * re + im * im + 1e-30
+            }
         }
-        guard bins > 0, total > 1e-25 * Double(bins) else { return nil }
-        return (weighted / total, exp(logSum / Double(bins)) / (total / Double(bins)))
+        let sound = powerSpectrum(from: frame)
+        let before = frame - length >= samplesSeen - historyLength ? Self.noiseEstimate(powerSpectrum(from: frame - length)) : nil
+        var total = 0.0, weighted = 0.0, logSum = 0.0, added = 0.0, addedWeighted = 0.0
+        for (offset, power) in sound.enumerated() {
+            let frequency = Double(firstBin + offset) * binWidth
+            total += power
+            weighted += power * frequency
+            logSum += log(power)
+            if let before {
+                let excess = max(0, power - before[offset])
+                added += excess
+                addedWeighted += excess * frequency
+            }
+        }
+        let bins = Double(sound.count)
+        guard total > 1e-25 * bins else { return nil }
+        // A sound that adds almost nothing over what came before has no spectrum of its own.
+        let soundCentroid = before != nil && added > 0.01 * total ? addedWeighted / added : nil
+        return (weighted / total, exp(logSum / bins) / (total / bins), soundCentroid)
     }
 }

@@ -39,7 +39,7 @@ struct OnsetsCommand: ParsableCommand {
     @Flag(help: "List every onset: other sounds and stimulus bleed too, not only taps.")
     var all = false
 
-    @Flag(help: "Add the sound's measurements: sustained_snr_db, attack_ms, above_mask_db, decay_db, centroid_hz, flatness, on_earlier_sound.")
+    @Flag(help: "Add the sound's measurements: sustained_snr_db, attack_ms, above_mask_db, decay_db, centroid_hz, flatness, on_earlier_sound, sound_centroid_hz.")
     var features = false
 
     @OptionGroup var provenanceOption: ProvenanceOption
@@ -71,7 +71,7 @@ struct OnsetsCommand: ParsableCommand {
         }
         // `file` whatever the number of inputs, so one script reads the output of one file or many.
         let featureColumns = features ? ["sustained_snr_db", "attack_ms", "above_mask_db", "decay_db", "centroid_hz", "flatness",
-                                          "on_earlier_sound"] : []
+                                          "on_earlier_sound", "sound_centroid_hz"] : []
         let columns = ["file", "time", "strength", "snr_db", "tap_score", "kind"] + featureColumns
         func cells(_ onset: Onset, _ file: String) -> [String] {
             var row = [file, String(format: "%.6f", onset.time), String(format: "%.2f", onset.strength), String(format: "%.2f", onset.snrDB),
@@ -82,7 +82,8 @@ struct OnsetsCommand: ParsableCommand {
                     .map { $0.map { String(format: "%.2f", $0) } ?? "" }
                 row += [measured?.spectralCentroid.map { String(format: "%.0f", $0) } ?? "",
                         measured?.spectralFlatness.map { String(format: "%.3f", $0) } ?? "",
-                        measured.map { $0.onEarlierSound ? "true" : "false" } ?? ""]
+                        measured.map { $0.onEarlierSound ? "true" : "false" } ?? "",
+                        measured?.soundCentroid.map { String(format: "%.0f", $0) } ?? ""]
             }
             return row
         }
@@ -104,6 +105,7 @@ struct OnsetsCommand: ParsableCommand {
                     var centroid_hz: Double?
                     var flatness: Double?
                     var on_earlier_sound: Bool?
+                    var sound_centroid_hz: Double?
                 }
             }
             struct Document: Encodable {
@@ -122,7 +124,8 @@ struct OnsetsCommand: ParsableCommand {
                                  above_mask_db: measured.map { hundredths($0.aboveMaskDB) }, decay_db: measured.map { hundredths($0.decayDB) },
                                  centroid_hz: measured?.spectralCentroid.map { $0.rounded() },
                                  flatness: measured?.spectralFlatness.map { ($0 * 1000).rounded() / 1000 },
-                                 on_earlier_sound: measured?.onEarlierSound)
+                                 on_earlier_sound: measured?.onEarlierSound,
+                                 sound_centroid_hz: measured?.soundCentroid.map { $0.rounded() })
                 })
             }
             printOutput(try renderJSON(Document(tapkit: onsetOptions.provenance(), files: fileOnsets, errors: errors)))

@@ -90,6 +90,22 @@ import TapAccuracy
         #expect(two.stdout.split(separator: "\n").first == "file,time,strength,snr_db,tap_score,kind")
     }
 
+    /// `--features` adds the measurements behind the score, the sound's own centroid last, in
+    /// CSV and JSON alike.
+    @Test func onsetsFeaturesEndWithTheSoundsOwnCentroid() throws {
+        let csv = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "csv", "--features"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first == "file,time,strength,snr_db,tap_score,kind,sustained_snr_db,attack_ms,above_mask_db,decay_db,centroid_hz,flatness,on_earlier_sound,sound_centroid_hz")
+        let last = lines.dropFirst().compactMap { $0.split(separator: ",", omittingEmptySubsequences: false).last.flatMap { Double($0) } }
+        #expect(last.count == lines.count - 1 && last.allSatisfy { $0 > 0 })
+        let json = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "json", "--features"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let files = try #require(document["files"] as? [[String: Any]])
+        let onsets = try #require(files.first?["onsets"] as? [[String: Any]])
+        #expect(!onsets.isEmpty && onsets.allSatisfy { ($0["sound_centroid_hz"] as? Double ?? 0) > 0 })
+    }
+
     /// Evaluate writes every key (null when absent, as latency does), `errors` as latency does,
     /// and the numbers CSV prints.
     @Test func evaluateJSONHasLatencysConventions() throws {

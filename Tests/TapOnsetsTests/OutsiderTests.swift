@@ -87,4 +87,40 @@ import TapAudio
         #expect(result[knockTime] == .other)
         #expect(result.values.filter { $0 == .tap }.count == 24)
     }
+
+    @Test func aQuietTapIsJudgedByTheSpectrumItAdds() {
+        // Its plain centroid reads 2.6 octaves high with the noise in it; what it adds over
+        // the noise sounds like the other taps, so it stays a tap though off the rhythm.
+        var onsets = taps()
+        var quiet = onset(3.1, centroid: 6_000)
+        quiet.features?.soundCentroid = 1_050
+        onsets.append(quiet)
+        #expect(kinds(onsets)[3.1] == .tap)
+        quiet.features?.soundCentroid = 6_000
+        #expect(kinds(taps() + [quiet])[3.1] == .other)
+    }
+
+    /// The sound centroid is that of what the sound adds to the noise it sits in: a quiet
+    /// tone burst 11 dB over white noise reads near its own frequency (the plain centroid is
+    /// 1.0–1.2 octaves higher: the noise's power is spread up to 24 kHz).
+    @Test func aQuietSoundsOwnCentroid() throws {
+        let rate = 48_000.0
+        var random = TestRandom(state: 21)
+        var samples = (0..<192_000).map { _ in Float(0.001 * random.gaussian()) }
+        for start in stride(from: 24_000, to: 170_000, by: 36_000) {
+            for offset in 0..<Int(0.03 * rate) {
+                let t = Double(offset) / rate
+                samples[start + offset] += Float(0.008 * exp(-t / 0.008) * sin(2 * .pi * 1_000 * t))
+            }
+        }
+        let onsets = detectTapOnsets(in: Signal(samples: samples, sampleRate: rate), bleed: .keep).allOnsets
+        #expect(onsets.count == 5)
+        for onset in onsets {
+            let features = try #require(onset.features)
+            let own = try #require(features.soundCentroid)
+            let plain = try #require(features.spectralCentroid)
+            #expect(abs(log2(own / 1_000)) < 0.4, "sound centroid \(own) Hz")
+            #expect(log2(plain / 1_000) > 0.8, "plain centroid \(plain) Hz")
+        }
+    }
 }

@@ -213,5 +213,9 @@ import TapAudio
         let old = #"{"sustainedSNR":12,"attackDuration":0.002,"aboveMaskDB":2,"decayDB":-8}"#
         let decoded = try JSONDecoder().decode(OnsetFeatures.self, from: Data(old.utf8))
         #expect(decoded.onEarlierSound == false && decoded.aboveMaskDB == 2 && decoded.spectralCentroid == nil)
+        #expect(decoded.soundCentroid == nil)
+        var measured = features
+        measured.soundCentroid = 1_200
+        #expect(try JSONDecoder().decode(OnsetFeatures.self, from: JSONEncoder().encode(measured)).soundCentroid == 1_200)
     }
 }
