@@ -8,9 +8,9 @@ import Foundation
 /// not move later as the transient gets quieter.
 enum StartPicker {
     /// How much more power the stretch after a second change point must carry than the stretch
-    /// between the two points for the first to count as a precursor, dB: the faintest codec
-    /// pre-echo measured (AAC at 48 kbit/s, median 16 dB under the tap, `Scripts/codec-smear`),
-    /// well over a lead-in 10 dB fainter, which is part of the sound.
+    /// between the two points for the first to count as a precursor, dB: the loudest codec
+    /// pre-echo measured, AAC at 48 kbit/s, stands a median 16 dB under the tap
+    /// (`Scripts/codec-smear`); a lead-in 10–12 dB fainter is part of the sound and stays.
     static let precursorJumpDB = 16.0
     /// The same, for a lead-in that starts inside a subtracted click: what is left of a click
     /// after subtraction (a frame's misalignment leaves a 1 kHz burst about 18 dB down) is no

@@ -1,5 +1,6 @@
 import Foundation
 import TapAudio
+import TapStatistics
 
 /// How much an onset sounds like a finger tap, from its ``OnsetFeatures`` and from the other
 /// sounds of the same recording, on a scale of 0 to 1.
@@ -70,7 +71,9 @@ public enum TapScore {
             let level = reference.map { levelScore(strength: onsets[index].strength, reference: $0) } ?? 1
             return own[index] * level * (paired.contains(index) ? pairFactor : 1)
         }
-        let taps = onsets.indices.filter { onsets[$0].features != nil && scores[$0] >= cut }
+        // The reference is what scores as a tap at the default cut, whatever `cut` is: a sweep
+        // of the cut must not change the scores it sweeps over.
+        let taps = onsets.indices.filter { onsets[$0].features != nil && scores[$0] >= outsiderReferenceScore }
         let outsiders = outsiders(onsets, taps: taps, stimulusTimes: stimulusTimes)
         return onsets.indices.map { index in
             var onset = onsets[index]
@@ -83,6 +86,9 @@ public enum TapScore {
 
     /// The fewest taps whose spectra make a reference for the recording's tap sound.
     public static let outsiderMinimumTaps = 8
+    /// The score (before the outsider rule) at which an onset joins that reference: the
+    /// default cut, ``OnsetDetectorConfiguration/minimumTapScore``.
+    public static let outsiderReferenceScore = 0.5
     /// How far from the taps' median spectral centroid an outsider lies, at least, in robust
     /// SDs (1.4826 × MAD of the log centroids, no less than ``outsiderSpreadFloorOctaves``).
     public static let outsiderCentroidSpreads = 4.0
@@ -93,18 +99,21 @@ public enum TapScore {
     /// that onset to be on the taps' rhythm, as a fraction of the interval.
     public static let rhythmTolerance = 0.15
 
-    /// Indices of taps (among `taps`) that sound unlike the recording's other taps and fall
-    /// off their rhythm: a knuckle's knock, a key pressed between the taps, a syllable.
+    /// Indices of taps (among `taps`, in time order) that sound unlike the recording's other
+    /// taps and fall off their rhythm: a knuckle's knock, a key pressed between the taps, a
+    /// syllable.
     ///
     /// One finger on one surface keeps its spectrum, so the taps' spectral centroids cluster;
     /// a sound ``outsiderCentroidSpreads`` robust SDs (at least an octave) from their median
     /// is another kind of sound *or* a tap that came out differently (TapSim's
-    /// taps vary by up to two octaves, and a quiet tap's centroid reads high with the noise
-    /// in it). Taps that came out differently still keep the rhythm: there is a tap, or a
-    /// stimulus onset (`stimulusTimes`: a tap that merged with its click is reported as the
-    /// click), about one local interval (the median of the eight inter-tap intervals around
-    /// it) before and after them, within ``rhythmTolerance``; the first and last tap need it
-    /// on their inner side only. Only both together make an outsider.
+    /// taps vary by up to two octaves). Taps that came out differently still keep the rhythm:
+    /// there is an anchor about one local interval before and after them, within
+    /// ``rhythmTolerance``. Anchors are the taps that sound like the others (so that sounds
+    /// under suspicion cannot vouch for each other) and the stimulus onsets (`stimulusTimes`:
+    /// a tap that merged with its click is reported as the click); the local interval is the
+    /// median of the eight intervals around the onset between successive anchors with no
+    /// suspect between them. Before the first anchor and after the last, that side needs
+    /// none. Only both together make an outsider.
     ///
     /// With fewer than ``outsiderMinimumTaps`` measured taps there is no reference and no
     /// outsider. In dense material (a drum kit) every onset has neighbours at about one
@@ -117,32 +126,45 @@ public enum TapScore {
         // others' plain centroids, next to a tap lost under a cough).
         func centroidOctaves(_ index: Int) -> Double? {
             guard let features = onsets[index].features, let centroid = features.soundCentroid ?? features.spectralCentroid,
-                  centroid > 0 else { return nil }
+                  centroid.isFinite, centroid > 0 else { return nil }
             return log2(centroid)
         }
         let octaves = taps.compactMap(centroidOctaves)
-        guard taps.count >= outsiderMinimumTaps, octaves.count >= outsiderMinimumTaps else { return [] }
-        let median = Self.median(octaves)
-        let spread = max(outsiderSpreadFloorOctaves, 1.4826 * Self.median(octaves.map { abs($0 - median) }))
-        let reach = outsiderCentroidSpreads * spread
-        let times = taps.map { onsets[$0].time }
+        guard taps.count >= outsiderMinimumTaps, octaves.count >= outsiderMinimumTaps, let summary = Summary(octaves) else { return [] }
+        let reach = outsiderCentroidSpreads * max(outsiderSpreadFloorOctaves, summary.scaledMAD)
+        let suspects = Set(taps.filter { index in centroidOctaves(index).map { abs($0 - summary.median) > reach } ?? false })
+        guard !suspects.isEmpty else { return [] }
+        let anchors = taps.filter { !suspects.contains($0) }.map { onsets[$0].time }
+        let suspectTimes = suspects.map { onsets[$0].time }.sorted()
+        let stimulus = stimulusTimes.sorted()
+        guard !anchors.isEmpty else { return [] }
+        // The intervals between successive anchors with no suspect between them: a knock would
+        // halve the interval it sits in, and a tap that came out differently would leave a
+        // double one.
+        var intervalStarts: [Seconds] = [], intervals: [Seconds] = []
+        for (start, end) in zip(anchors, anchors.dropFirst()) {
+            let suspect = firstIndex(in: suspectTimes, notBefore: start)
+            if suspect < suspectTimes.count && suspectTimes[suspect] < end { continue }
+            intervalStarts.append(start)
+            intervals.append(end - start)
+        }
         var found = Set<Int>()
-        for (position, index) in taps.enumerated() {
-            guard let octave = centroidOctaves(index), abs(octave - median) > reach else { continue }
-            let nearby = max(0, position - 4)...min(times.count - 1, position + 4)
-            let intervals = zip(times[nearby], times[nearby].dropFirst()).map { $1 - $0 }
-            guard !intervals.isEmpty else { continue }
-            let interval = Self.median(intervals)
+        for index in suspects {
+            let time = onsets[index].time
+            let position = firstIndex(in: intervalStarts, notBefore: time)
+            let nearby = Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)])
+            guard let interval = Summary(nearby)?.median else { continue }
             let tolerance = rhythmTolerance * interval
-            func heardNear(_ time: Seconds) -> Bool {
-                var tap = firstIndex(in: times, notBefore: time - tolerance)
-                if tap == position { tap += 1 }
-                if tap < times.count && times[tap] <= time + tolerance { return true }
-                let stimulus = firstIndex(in: stimulusTimes, notBefore: time - tolerance)
-                return stimulus < stimulusTimes.count && stimulusTimes[stimulus] <= time + tolerance
+            func heard(near target: Seconds) -> Bool {
+                [anchors, stimulus].contains { times in
+                    let candidate = firstIndex(in: times, notBefore: target - tolerance)
+                    return candidate < times.count && times[candidate] <= target + tolerance
+                }
             }
-            let before = position == 0 || heardNear(times[position] - interval)
-            let after = position == times.count - 1 || heardNear(times[position] + interval)
+            let firstHeard = min(anchors.first!, stimulus.first ?? .infinity)
+            let lastHeard = max(anchors.last!, stimulus.last ?? -.infinity)
+            let before = time - (interval - tolerance) < firstHeard || heard(near: time - interval)
+            let after = time + (interval - tolerance) > lastHeard || heard(near: time + interval)
             if !(before && after) { found.insert(index) }
         }
         return found
@@ -158,17 +180,12 @@ public enum TapScore {
         return low
     }
 
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-
     /// Shortest and longest gap from a key's press to its release, seconds.
     public static let pairGap: ClosedRange<Seconds> = 0.040...0.100
     /// How much weaker than the press a release sounds (negative: louder), dB.
     public static let pairReleaseDrop: ClosedRange<Double> = -6...25
-    /// The factor a release's score is multiplied by.
+    /// The factor the score of a release, of a train's member and of an outsider is
+    /// multiplied by.
     public static let pairFactor = 0.1
 
     /// Indices of the second sounds of press–release pairs: two sounds ``pairGap`` apart, the

@@ -67,6 +67,30 @@ import TapAudio
         #expect(kinds(onsets).values.allSatisfy { $0 == .tap })
     }
 
+    @Test func knocksCannotVouchForEachOther() {
+        // Three knocks one tap interval apart, each halfway between two taps: each has another
+        // knock one interval away, but only taps that sound like the others anchor the rhythm.
+        let knocks = [3.1, 3.7, 4.3].map { onset($0, centroid: 5_000) }
+        let result = kinds(taps() + knocks)
+        #expect(knocks.allSatisfy { result[$0.time] == .other })
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+    }
+
+    @Test func theScoresDoNotDependOnTheCut() {
+        // Faint blips (sustained SNR 3 dB, scoring about 0.2) between the taps, bright like the
+        // knock: with a low cut they would join the reference and anchor the knock's rhythm.
+        let blips = [2.5, 3.1, 3.7, 4.3, 4.9].map { time -> Onset in
+            var blip = onset(time, centroid: 5_000)
+            blip.features?.sustainedSNR = 3
+            return blip
+        }
+        let onsets = (taps() + blips + [onset(5.5, centroid: 5_000)]).sorted { $0.time < $1.time }
+        let atDefault = TapScore.classify(onsets, cut: 0.5).map(\.tapScore)
+        let atLow = TapScore.classify(onsets, cut: 0.05).map(\.tapScore)
+        #expect(atDefault == atLow)
+        #expect((TapScore.classify(onsets, cut: 0.05).first { $0.time == 5.5 }?.tapScore ?? 1) <= 0.1)
+    }
+
     @Test func tooFewTapsMakeNoReference() {
         // Seven taps with the sound itself: one short of the reference.
         let result = kinds(taps(count: TapScore.outsiderMinimumTaps - 2) + [onset(2.5, centroid: 6_000)])
@@ -74,9 +98,10 @@ import TapAudio
     }
 
     @Test func theRhythmIsLocal() {
-        // The tempo speeds up from 0.8 s to 0.4 s, so the median interval over the whole
-        // recording is 0.4 s. A knock in the slow part, half its interval after a tap, has taps
-        // 0.4 s before and after it, yet is off the rhythm there.
+        // The tempo speeds up from 0.8 s to 0.4 s, so that, the knock's two halves of an
+        // interval included, the median interval over the whole recording is 0.4 s. A knock in
+        // the slow part, half its interval after a tap, has taps 0.4 s before and after it, yet
+        // is off the rhythm there.
         var time = 1.0, onsets: [Onset] = []
         for index in 0..<24 {
             onsets.append(onset(time, centroid: 1_000))

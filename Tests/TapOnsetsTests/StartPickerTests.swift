@@ -44,6 +44,17 @@ import Testing
         }
     }
 
+    /// The step's other side: TapSim taps' own build-up is stepped over from 13 dB on
+    /// (session 6), so a lead-in 12 dB under the transient stays part of the sound.
+    @Test func aLeadInTwelveDecibelsFainterIsPartOfTheSound() {
+        for seed in UInt64(1)...20 {
+            let (samples, leadInStart, _) = stretch(leadIn: 144, leadInRMS: 0.3 * pow(10, -12.0 / 20), burstRMS: 0.3, seed: seed)
+            let picked = samples.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0) }
+            #expect(picked.precursor == nil, "seed \(seed)")
+            #expect(abs(picked.start - leadInStart) <= 6, "seed \(seed): start \(picked.start), lead-in \(leadInStart)")
+        }
+    }
+
     @Test func aLeadInOnlyTenDecibelsFainterIsPartOfTheSound() {
         for seed in UInt64(1)...20 {
             let (samples, leadInStart, _) = stretch(leadIn: 144, leadInRMS: 0.1, burstRMS: 0.3, seed: seed)
