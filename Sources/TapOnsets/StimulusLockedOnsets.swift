@@ -196,15 +196,6 @@ public enum StimulusLockedOnsets {
             }
         }
         let sorted = differences.sorted()
-        /// The index of the first sorted difference at or above `value`.
-        func firstIndex(notBelow value: Double) -> Int {
-            var low = 0, high = sorted.count
-            while low < high {
-                let middle = (low + high) / 2
-                if sorted[middle] < value { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
         func score(_ candidate: Double) -> Int {
             var count = 0
             // The nearest multiple from a product with the reciprocal, rounded half up through
@@ -230,7 +221,7 @@ public enum StimulusLockedOnsets {
             guard let largest = sorted.last else { return 0 }
             var multiple = 1.0
             while multiple * candidate - 0.0005 <= largest {
-                var index = firstIndex(notBelow: multiple * candidate - 0.0005)
+                var index = sorted.firstIndex(notBelow: multiple * candidate - 0.0005)
                 while index < sorted.count && sorted[index] <= multiple * candidate + 0.0005 {
                     let difference = sorted[index]
                     let halfUp = difference * reciprocal + 0.5

@@ -42,7 +42,7 @@ public struct TapOnsetDetection: Sendable, Equatable {
     public func classified(cut: Double) -> TapOnsetDetection {
         var copy = self
         let scored = TapScore.classify((onsets + otherOnsets).sorted { $0.time < $1.time }, cut: cut,
-                                       stimulusTimes: stimulusOnsets.map(\.time).sorted())
+                                       stimulusTimes: stimulusOnsets.map(\.time))
         let markers = StimulusMarkers.indices(in: scored)
         let sounds = scored.indices.filter { !markers.contains($0) }.map { scored[$0] }
         copy.onsets = sounds.filter { $0.kind == .tap }

@@ -60,7 +60,7 @@ public enum TapScore {
 
     /// Scores and classifies every onset with features (others keep score 1 and their kind),
     /// `onsets` in time order: ``OnsetKind/tap`` at or above `cut`, ``OnsetKind/other`` below.
-    /// `stimulusTimes` (ascending) are the stimulus onsets set aside in the same recording:
+    /// `stimulusTimes` (any order) are the stimulus onsets set aside in the same recording:
     /// they keep the taps' rhythm where a tap was reported as the click it merged with.
     public static func classify(_ onsets: [Onset], cut: Double, stimulusTimes: [Seconds] = []) -> [Onset] {
         let own = onsets.map { $0.features.map(ownScore) ?? 1 }
@@ -129,10 +129,11 @@ public enum TapScore {
                   centroid.isFinite, centroid > 0 else { return nil }
             return log2(centroid)
         }
-        let octaves = taps.compactMap(centroidOctaves)
-        guard taps.count >= outsiderMinimumTaps, octaves.count >= outsiderMinimumTaps, let summary = Summary(octaves) else { return [] }
+        let octaves = taps.map(centroidOctaves)
+        let measured = octaves.compactMap { $0 }
+        guard taps.count >= outsiderMinimumTaps, measured.count >= outsiderMinimumTaps, let summary = Summary(measured) else { return [] }
         let reach = outsiderCentroidSpreads * max(outsiderSpreadFloorOctaves, summary.scaledMAD)
-        let suspects = Set(taps.filter { index in centroidOctaves(index).map { abs($0 - summary.median) > reach } ?? false })
+        let suspects = Set(taps.indices.filter { octaves[$0].map { abs($0 - summary.median) > reach } ?? false }.map { taps[$0] })
         guard !suspects.isEmpty else { return [] }
         let anchors = taps.filter { !suspects.contains($0) }.map { onsets[$0].time }
         let suspectTimes = suspects.map { onsets[$0].time }.sorted()
@@ -143,41 +144,31 @@ public enum TapScore {
         // double one.
         var intervalStarts: [Seconds] = [], intervals: [Seconds] = []
         for (start, end) in zip(anchors, anchors.dropFirst()) {
-            let suspect = firstIndex(in: suspectTimes, notBefore: start)
+            let suspect = suspectTimes.firstIndex(notBelow: start)
             if suspect < suspectTimes.count && suspectTimes[suspect] < end { continue }
             intervalStarts.append(start)
             intervals.append(end - start)
         }
+        let firstHeard = Swift.min(anchors[0], stimulus.first ?? .infinity)
+        let lastHeard = Swift.max(anchors[anchors.count - 1], stimulus.last ?? -.infinity)
         var found = Set<Int>()
         for index in suspects {
             let time = onsets[index].time
-            let position = firstIndex(in: intervalStarts, notBefore: time)
+            let position = intervalStarts.firstIndex(notBelow: time)
             let nearby = Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)])
             guard let interval = Summary(nearby)?.median else { continue }
             let tolerance = rhythmTolerance * interval
             func heard(near target: Seconds) -> Bool {
                 [anchors, stimulus].contains { times in
-                    let candidate = firstIndex(in: times, notBefore: target - tolerance)
+                    let candidate = times.firstIndex(notBelow: target - tolerance)
                     return candidate < times.count && times[candidate] <= target + tolerance
                 }
             }
-            let firstHeard = min(anchors.first!, stimulus.first ?? .infinity)
-            let lastHeard = max(anchors.last!, stimulus.last ?? -.infinity)
             let before = time - (interval - tolerance) < firstHeard || heard(near: time - interval)
             let after = time + (interval - tolerance) > lastHeard || heard(near: time + interval)
             if !(before && after) { found.insert(index) }
         }
         return found
-    }
-
-    /// The first index of ascending `times` whose time is `time` or later (`times.count` if none).
-    private static func firstIndex(in times: [Seconds], notBefore time: Seconds) -> Int {
-        var low = 0, high = times.count
-        while low < high {
-            let middle = (low + high) / 2
-            if times[middle] < time { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// Shortest and longest gap from a key's press to its release, seconds.

@@ -91,6 +91,30 @@ import TapAudio
         #expect((TapScore.classify(onsets, cut: 0.05).first { $0.time == 5.5 }?.tapScore ?? 1) <= 0.1)
     }
 
+    /// The limits Docs/algorithms.md states, held here so that a change to them is seen.
+    @Test func twoSurfacesTappedEquallyOftenSetNothingAside() {
+        // Twelve taps on each of two surfaces two octaves apart: the centroids' spread puts
+        // even a knock two octaves over the brighter surface within reach.
+        var onsets = (0..<24).map { onset(1 + Double($0) * 0.6, centroid: $0 % 2 == 0 ? 1_000 : 4_000) }
+        onsets.append(onset(3.1, centroid: 16_000))
+        #expect(kinds(onsets).values.allSatisfy { $0 == .tap })
+    }
+
+    @Test func aDifferentTapAfterTheLongIntervalOfAPatternIsLost() {
+        // Long–short–short (0.6, 0.3, 0.3 s): the local interval is 0.3 s, so a tap next to a
+        // long interval (here the one before it) has no anchor one interval away on that side;
+        // one that also sounds two octaves brighter is set aside. Its like-sounding neighbours
+        // are not.
+        var time = 1.0, onsets: [Onset] = []
+        for index in 0..<18 {
+            onsets.append(onset(time, centroid: index == 9 ? 4_000 : 1_000))
+            time += [0.6, 0.3, 0.3][index % 3]
+        }
+        let result = kinds(onsets)
+        #expect(result[onsets[9].time] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 17)
+    }
+
     @Test func tooFewTapsMakeNoReference() {
         // Seven taps with the sound itself: one short of the reference.
         let result = kinds(taps(count: TapScore.outsiderMinimumTaps - 2) + [onset(2.5, centroid: 6_000)])

@@ -1,0 +1,12 @@
+extension Array where Element == Double {
+    /// The index of the first element at or above `value` in this ascending array
+    /// (`count` when there is none): a binary search, O(log n).
+    func firstIndex(notBelow value: Double) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
