@@ -38,16 +38,22 @@ public struct TapOnsetDetection: Sendable, Equatable {
 
     /// The detection with its tap and other onsets scored and split again at `cut`
     /// (``TapScore``), and its stimulus onsets marked as such; REPP-style alignment markers
-    /// (``StimulusMarkers``) join the stimulus onsets.
+    /// (``StimulusMarkers``) and the clicks of a count-in (``CountInClicks``) join the stimulus
+    /// onsets (a count-in click already there, found on the click grid, is not listed twice).
     public func classified(cut: Double) -> TapOnsetDetection {
         var copy = self
         let scored = TapScore.classify((onsets + otherOnsets).sorted { $0.time < $1.time }, cut: cut,
                                        stimulusTimes: stimulusOnsets.map(\.time))
-        let markers = StimulusMarkers.indices(in: scored)
-        let sounds = scored.indices.filter { !markers.contains($0) }.map { scored[$0] }
+        let stimulusTimes = stimulusOnsets.map(\.time).sorted()
+        let listed = { (onset: Onset) -> Bool in
+            let next = stimulusTimes.firstIndex(notBelow: onset.time - clickResidueWindow)
+            return next < stimulusTimes.count && stimulusTimes[next] <= onset.time + clickResidueWindow
+        }
+        let stimulus = StimulusMarkers.indices(in: scored).union(CountInClicks.indices(in: scored))
+        let sounds = scored.indices.filter { !stimulus.contains($0) }.map { scored[$0] }
         copy.onsets = sounds.filter { $0.kind == .tap }
         copy.otherOnsets = sounds.filter { $0.kind == .other }
-        copy.stimulusOnsets = (stimulusOnsets + markers.map { scored[$0] }).sorted { $0.time < $1.time }
+        copy.stimulusOnsets = (stimulusOnsets + stimulus.map { scored[$0] }.filter { !listed($0) }).sorted { $0.time < $1.time }
             .map { var onset = $0; onset.kind = .stimulus; return onset }
         return copy
     }

@@ -98,6 +98,18 @@ import TapCorpus
         #expect(scores.reduce(0) { $0 + $1.hits } >= scores.reduce(0) { $0 + $1.taps } - 1)
     }
 
+    /// A count-in (seed 2026, `gated`, dev): the metronome's first two clicks, heard before the
+    /// participant starts, with no click grid after them (each later click sounds under the
+    /// tail of the tap just before it), were reported as taps in two of the three items
+    /// (4 false onsets). They are the count-in's clicks now (`CountInClicks`), and no tap is
+    /// lost.
+    @Test func theClicksOfACountInAreNotTaps() throws {
+        let scores = try Self.scores(seed: 2026, itemsPerSplit: 3, conditions: [.gated], split: .dev)
+        let clicks = scores.reduce(0) { $0 + ($1.falseOnsetCauses["click"] ?? 0) }
+        #expect(clicks == 0, "\(scores.map(\.falseOnsetCauses))")
+        #expect(scores.reduce(0) { $0 + $1.hits } == scores.reduce(0) { $0 + $1.taps })
+    }
+
     /// The default detector's score of each item of a freshly rendered corpus.
     /// Both splits are rendered (the corpus is drawn as a whole); only `split`'s items are scored.
     static func scores(seed: UInt64, itemsPerSplit: Int, conditions: [CorpusCondition], split: CorpusSplit) throws -> [ItemScore] {
