@@ -6,33 +6,39 @@ import TapStatistics
 /// milliseconds, so only the first clicks stand alone, too few for
 /// ``StimulusLockedOnsets`` (six at least), and the tap score takes them for taps.
 ///
-/// The first two sounds of the recording's tap list are a count-in's clicks when they are
-/// alike (peak levels within ``levelSpreadDB``, spectral centroids within ``centroidSpread``,
-/// as ``StimulusMarkers`` compares sounds), ``bleedDropDB`` or more under the later taps, and
-/// the beat they span is the one the later taps keep: a metronome's interval is the beat, and
-/// the taps keep one phase to its grid, their mean asynchrony (tens of milliseconds early in
-/// most people; Repp 2005, "Sensorimotor synchronization: a review of the tapping
-/// literature", Psychon. Bull. Rev. 12). So the later taps' own period (least squares over
-/// their beat numbers) agrees with the interval within ``periodAgreement``, at least
-/// ``phaseShareOnBeat`` of them lie within ``phaseTolerance`` of a period of their median
-/// offset from the grid, and that offset is at least ``minimumAsynchrony``. If the two are the
-/// participant's own first taps, their interval is off the later taps' period (an interval
-/// between two taps, extended over tens of periods, drifts off the later ones), or the taps
+/// The first sounds of the recording's tap list are a count-in's clicks when they are alike
+/// (peak levels within ``levelSpreadDB``, spectral centroids within ``centroidSpread``, as
+/// ``StimulusMarkers`` compares sounds), lie ``bleedDropDB`` or more under the later taps,
+/// and the beat they span is the one the later taps keep: a metronome's interval is the beat,
+/// and the taps keep one phase to its grid, their mean asynchrony (tens of milliseconds early
+/// in most people; Repp 2005, "Sensorimotor synchronization: a review of the tapping
+/// literature", Psychon. Bull. Rev. 12). Two sounds start the count-in, and each further one
+/// within ``runTolerance`` of their grid that sounds like them joins it (a count-in of a bar).
+/// Of the next ``laterTapsExamined`` taps (at least ``minimumLaterTaps``), at least
+/// ``phaseShareOnBeat`` lie within ``phaseTolerance`` of a period of their median offset from
+/// the grid, that offset is at least ``minimumAsynchrony``, and the period of those on the
+/// beat (least squares over their beat numbers) agrees with the clicks' within
+/// ``periodAgreement``. If the two are the participant's own first taps, their interval is off
+/// the later taps' period (extended over tens of periods, it drifts off them), or the taps
 /// that follow keep about zero offset to it, or the two are as loud as the rest.
 ///
-/// A participant whose taps coincide with the beat (offset under ``minimumAsynchrony``) keeps
-/// the count-in clicks as taps: they cannot be told apart by timing.
+/// A participant whose taps coincide with the beat (their median offset under
+/// ``minimumAsynchrony``) usually keeps the count-in clicks as taps: timing cannot tell them
+/// apart. The rule does not run when a stimulus onset already comes before the first tap.
 public enum CountInClicks {
-    /// The largest difference in peak level between the two clicks, dB.
+    /// The largest difference in peak level between the first two clicks (and between the
+    /// first and any further one), dB.
     public static let levelSpreadDB = 2.0
-    /// How far under the later taps' median peak level the clicks lie, at least, dB: bleed
+    /// How far under the later taps' median peak level the clicks' mean level lies, at least,
+    /// dB: bleed
     /// from headphones reaches the microphone far fainter than a finger's tap on the device
     /// (the count-ins of the robustness corpus's dev splits: 13–26 dB under the taps). A
     /// metronome from a loudspeaker, as loud as the taps, is not taken for a count-in.
     public static let bleedDropDB = 10.0
-    /// The largest ratio of the two clicks' spectral centroids.
+    /// The largest ratio of the clicks' spectral centroids (sounds whose centroid was not
+    /// measured count as alike).
     public static let centroidSpread = 1.1
-    /// The beat periods considered, seconds.
+    /// The beat periods considered (the clicks' interval), seconds.
     public static let periodRange: ClosedRange<Seconds> = 0.25...2.0
     /// The fewest later taps that must show their phase to the grid.
     public static let minimumLaterTaps = 8
@@ -51,27 +57,50 @@ public enum CountInClicks {
     /// across them.
     public static let periodAgreement: Seconds = 0.001
 
+    /// How close to the grid of the first two a further click of the count-in lies, seconds
+    /// (a digital metronome is sample-exact; a count-in of a bar or more has more clicks).
+    public static let runTolerance: Seconds = 0.001
+    /// How many of the taps after the count-in show their phase to it, at most: the first
+    /// ones, over which a grid spanned by one interval drifts by at most a few milliseconds
+    /// (an interval 0.1 ms off drifts 2.4 ms over 24 beats).
+    public static let laterTapsExamined = 24
+
     /// Indices of `onsets` (in time order) that are count-in clicks: only onsets of kind
-    /// ``OnsetKind/tap`` are considered.
-    public static func indices(in onsets: [Onset]) -> Set<Int> {
+    /// ``OnsetKind/tap`` are considered. `stimulusTimes` are the stimulus onsets already set
+    /// aside: when one comes before the first tap, the clicks before the taps were found
+    /// (on the click grid, or by this rule before), and the rule does not run.
+    public static func indices(in onsets: [Onset], stimulusTimes: [Seconds] = []) -> Set<Int> {
         let taps = onsets.indices.filter { onsets[$0].kind == .tap }
-        guard taps.count >= 2 + minimumLaterTaps else { return [] }
+        guard taps.count >= 2 + minimumLaterTaps,
+              taps.allSatisfy({ onsets[$0].time.isFinite && onsets[$0].strength.isFinite }) else { return [] }
         let first = onsets[taps[0]], second = onsets[taps[1]]
-        let period = second.time - first.time
-        guard periodRange.contains(period), abs(first.strength - second.strength) <= levelSpreadDB,
-              alike(first, second) else { return [] }
-        let later = taps.dropFirst(2).map { onsets[$0] }
-        guard let tapLevel = Summary(later.map(\.strength))?.median,
-              (first.strength + second.strength) / 2 <= tapLevel - bleedDropDB else { return [] }
-        // Each later tap's beat on the grid and signed distance from it.
+        guard !stimulusTimes.contains(where: { $0 < first.time - runTolerance }) else { return [] }
+        guard abs(first.strength - second.strength) <= levelSpreadDB, alike(first, second) else { return [] }
+        // The count-in: the first two and every further tap on their grid that sounds like them.
+        var run = [taps[0], taps[1]]
+        var period = second.time - first.time
+        while run.count < taps.count - minimumLaterTaps {
+            let next = onsets[taps[run.count]]
+            guard abs(next.time - (first.time + Double(run.count) * period)) <= runTolerance,
+                  abs(next.strength - first.strength) <= levelSpreadDB, alike(first, next) else { break }
+            run.append(taps[run.count])
+            period = (next.time - first.time) / Double(run.count - 1)
+        }
+        guard periodRange.contains(period) else { return [] }
+        let later = taps[run.count...].prefix(laterTapsExamined).map { onsets[$0] }
+        let clickLevel = run.reduce(0) { $0 + onsets[$1].strength } / Double(run.count)
+        guard let tapLevel = Summary(later.map(\.strength))?.median, clickLevel <= tapLevel - bleedDropDB else { return [] }
+        // Each later tap's beat on the grid and signed distance from it; the taps off the
+        // beat (a stray sound among them) take no part in the period.
         let times = later.map(\.time)
         let beats = times.map { (($0 - first.time) / period).rounded() }
         let offsets = zip(times, beats).map { $0 - (first.time + $1 * period) }
-        guard let median = Summary(offsets)?.median, abs(median) >= minimumAsynchrony,
-              let tapPeriod = slope(of: times, over: beats), abs(tapPeriod - period) <= periodAgreement else { return [] }
-        let onBeat = offsets.count { abs($0 - median) <= phaseTolerance * period }
-        guard Double(onBeat) >= phaseShareOnBeat * Double(offsets.count) else { return [] }
-        return [taps[0], taps[1]]
+        guard let median = Summary(offsets)?.median, abs(median) >= minimumAsynchrony else { return [] }
+        let onBeat = offsets.indices.filter { abs(offsets[$0] - median) <= phaseTolerance * period }
+        guard Double(onBeat.count) >= phaseShareOnBeat * Double(offsets.count),
+              let tapPeriod = slope(of: onBeat.map { times[$0] }, over: onBeat.map { beats[$0] }),
+              abs(tapPeriod - period) <= periodAgreement else { return [] }
+        return Set(run)
     }
 
     /// The least-squares slope of `values` over `positions`; nil when the positions do not vary.

@@ -42,18 +42,25 @@ public struct TapOnsetDetection: Sendable, Equatable {
     /// onsets (a count-in click already there, found on the click grid, is not listed twice).
     public func classified(cut: Double) -> TapOnsetDetection {
         var copy = self
-        let scored = TapScore.classify((onsets + otherOnsets).sorted { $0.time < $1.time }, cut: cut,
+        var scored = TapScore.classify((onsets + otherOnsets).sorted { $0.time < $1.time }, cut: cut,
                                        stimulusTimes: stimulusOnsets.map(\.time))
+        let markerIndices = StimulusMarkers.indices(in: scored)
+        let markers = markerIndices.sorted().map { scored[$0] }
+        for index in markerIndices { scored[index].kind = .stimulus }   // no count-in of markers
         let stimulusTimes = stimulusOnsets.map(\.time).sorted()
-        let listed = { (onset: Onset) -> Bool in
-            let next = stimulusTimes.firstIndex(notBelow: onset.time - clickResidueWindow)
-            return next < stimulusTimes.count && stimulusTimes[next] <= onset.time + clickResidueWindow
+        let countInIndices = CountInClicks.indices(in: scored, stimulusTimes: stimulusTimes)
+        // A count-in click the click grid found is listed once, timed as `separateClickResidues`
+        // compares a sound with a heard click: where it first rose.
+        let alreadyListed = { (onset: Onset) -> Bool in
+            let time = onset.precursorTime ?? onset.time
+            let next = stimulusTimes.firstIndex(notBelow: time - clickResidueWindow)
+            return next < stimulusTimes.count && stimulusTimes[next] <= time + clickResidueWindow
         }
-        let stimulus = StimulusMarkers.indices(in: scored).union(CountInClicks.indices(in: scored))
-        let sounds = scored.indices.filter { !stimulus.contains($0) }.map { scored[$0] }
+        let countIn = countInIndices.sorted().map { scored[$0] }.filter { !alreadyListed($0) }
+        let sounds = scored.indices.filter { !markerIndices.contains($0) && !countInIndices.contains($0) }.map { scored[$0] }
         copy.onsets = sounds.filter { $0.kind == .tap }
         copy.otherOnsets = sounds.filter { $0.kind == .other }
-        copy.stimulusOnsets = (stimulusOnsets + stimulus.map { scored[$0] }.filter { !listed($0) }).sorted { $0.time < $1.time }
+        copy.stimulusOnsets = (stimulusOnsets + markers + countIn).sorted { $0.time < $1.time }
             .map { var onset = $0; onset.kind = .stimulus; return onset }
         return copy
     }
