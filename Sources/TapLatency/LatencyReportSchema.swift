@@ -13,7 +13,8 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
     public var nTouches: Int
     /// Onsets that may be taps (after metronome bleed was removed).
     public var nOnsets: Int
-    /// Onsets set aside as stimulus bleed (isochronous clicks), not part of `n_onsets`.
+    /// Onsets set aside as the stimulus (bleed clicks on their grid, a count-in's clicks,
+    /// alignment markers), not part of `n_onsets`.
     public var nStimulusOnsets: Int
     /// Touch–onset pairs.
     public var nMatched: Int

@@ -11,7 +11,8 @@ struct OnsetsCommand: ParsableCommand {
             first frame; 'strength' is its peak short-time power in dBFS after the high-pass; \
             'snr_db' is that power over the local noise floor; 'tap_score' (0–1) is how much the \
             sound looks like a tap (Docs/algorithms.md); 'kind' is tap, other (scored under \
-            --min-score) or stimulus (metronome bleed, or REPP-style alignment markers); 'file' names the recording. Only taps are \
+            --min-score) or stimulus (metronome bleed, a count-in's clicks, or REPP-style alignment \
+            markers); 'file' names the recording. Only taps are \
             listed unless --all is given. --features adds the measurements behind the score.
 
             --stimulus FILE is what the participant heard: its bleed into the microphone is \
