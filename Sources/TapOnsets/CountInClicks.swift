@@ -6,9 +6,9 @@ import TapStatistics
 /// milliseconds, so only the first clicks stand alone, too few for
 /// ``StimulusLockedOnsets`` (six at least), and the tap score takes them for taps.
 ///
-/// The first sounds of the recording's tap list are a count-in's clicks when they are alike
-/// (peak levels within ``levelSpreadDB``, spectral centroids within ``centroidSpread``, as
-/// ``StimulusMarkers`` compares sounds), lie ``bleedDropDB`` or more under the later taps,
+/// The first sounds of the recording's tap list are a count-in's clicks when they sound alike
+/// (as markers do, `StimulusMarkers.soundAlike`: peak levels within 2 dB, spectral
+/// centroids within 10 %), lie ``bleedDropDB`` or more under the later taps,
 /// and the beat they span is the one the later taps keep: a metronome's interval is the beat,
 /// and the taps keep one phase to its grid, their mean asynchrony (tens of milliseconds early
 /// in most people; Repp 2005, "Sensorimotor synchronization: a review of the tapping
@@ -26,18 +26,11 @@ import TapStatistics
 /// ``minimumAsynchrony``) usually keeps the count-in clicks as taps: timing cannot tell them
 /// apart. The rule does not run when a stimulus onset already comes before the first tap.
 public enum CountInClicks {
-    /// The largest difference in peak level between the first two clicks (and between the
-    /// first and any further one), dB.
-    public static let levelSpreadDB = 2.0
     /// How far under the later taps' median peak level the clicks' mean level lies, at least,
-    /// dB: bleed
-    /// from headphones reaches the microphone far fainter than a finger's tap on the device
-    /// (the count-ins of the robustness corpus's dev splits: 13–26 dB under the taps). A
+    /// dB: bleed from headphones reaches the microphone far fainter than a finger's tap on the
+    /// device (the count-ins of the robustness corpus's dev splits: 13–26 dB under the taps). A
     /// metronome from a loudspeaker, as loud as the taps, is not taken for a count-in.
     public static let bleedDropDB = 10.0
-    /// The largest ratio of the clicks' spectral centroids (sounds whose centroid was not
-    /// measured count as alike).
-    public static let centroidSpread = 1.1
     /// The beat periods considered (the clicks' interval), seconds.
     public static let periodRange: ClosedRange<Seconds> = 0.25...2.0
     /// The fewest later taps that must show their phase to the grid.
@@ -75,14 +68,14 @@ public enum CountInClicks {
               taps.allSatisfy({ onsets[$0].time.isFinite && onsets[$0].strength.isFinite }) else { return [] }
         let first = onsets[taps[0]], second = onsets[taps[1]]
         guard !stimulusTimes.contains(where: { $0 < first.time - runTolerance }) else { return [] }
-        guard abs(first.strength - second.strength) <= levelSpreadDB, alike(first, second) else { return [] }
+        guard StimulusMarkers.soundAlike([first, second]) else { return [] }
         // The count-in: the first two and every further tap on their grid that sounds like them.
         var run = [taps[0], taps[1]]
         var period = second.time - first.time
         while run.count < taps.count - minimumLaterTaps {
             let next = onsets[taps[run.count]]
             guard abs(next.time - (first.time + Double(run.count) * period)) <= runTolerance,
-                  abs(next.strength - first.strength) <= levelSpreadDB, alike(first, next) else { break }
+                  StimulusMarkers.soundAlike([first, next]) else { break }
             run.append(taps[run.count])
             period = (next.time - first.time) / Double(run.count - 1)
         }
@@ -97,28 +90,10 @@ public enum CountInClicks {
         let offsets = zip(times, beats).map { $0 - (first.time + $1 * period) }
         guard let median = Summary(offsets)?.median, abs(median) >= minimumAsynchrony else { return [] }
         let onBeat = offsets.indices.filter { abs(offsets[$0] - median) <= phaseTolerance * period }
-        guard Double(onBeat.count) >= phaseShareOnBeat * Double(offsets.count),
-              let tapPeriod = slope(of: onBeat.map { times[$0] }, over: onBeat.map { beats[$0] }),
-              abs(tapPeriod - period) <= periodAgreement else { return [] }
+        guard Double(onBeat.count) >= phaseShareOnBeat * Double(offsets.count) else { return [] }
+        // Taps all on one beat give a period that is not a number: no count-in.
+        let tapPeriod = StimulusLockedOnsets.fitLine(onBeat.map { (beats[$0], times[$0]) }).period
+        guard abs(tapPeriod - period) <= periodAgreement else { return [] }
         return Set(run)
-    }
-
-    /// The least-squares slope of `values` over `positions`; nil when the positions do not vary.
-    private static func slope(of values: [Double], over positions: [Double]) -> Double? {
-        let meanPosition = positions.reduce(0, +) / Double(positions.count)
-        let meanValue = values.reduce(0, +) / Double(values.count)
-        var covariance = 0.0, variance = 0.0
-        for (position, value) in zip(positions, values) {
-            covariance += (position - meanPosition) * (value - meanValue)
-            variance += (position - meanPosition) * (position - meanPosition)
-        }
-        return variance > 0 ? covariance / variance : nil
-    }
-
-    /// Whether two sounds' spectral centroids lie within ``centroidSpread`` (true when either
-    /// was not measured).
-    private static func alike(_ a: Onset, _ b: Onset) -> Bool {
-        guard let x = a.features?.spectralCentroid, let y = b.features?.spectralCentroid, x > 0, y > 0 else { return true }
-        return max(x, y) <= centroidSpread * min(x, y)
     }
 }

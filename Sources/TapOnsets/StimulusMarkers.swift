@@ -27,14 +27,21 @@ public enum StimulusMarkers {
         for first in onsets.indices {
             guard let second = follower(of: first, after: gaps[0], in: onsets),
                   let third = follower(of: second, after: gaps[1], in: onsets) else { continue }
-            let triplet = [first, second, third].map { onsets[$0] }
-            let levels = triplet.map(\.strength)
-            guard levels.max()! - levels.min()! <= levelSpreadDB else { continue }
-            let centroids = triplet.compactMap { $0.features?.spectralCentroid }.filter { $0 > 0 }
-            if centroids.count == 3 && centroids.max()! > centroidSpread * centroids.min()! { continue }
+            guard soundAlike([first, second, third].map { onsets[$0] }) else { continue }
             markers.formUnion([first, second, third])
         }
         return markers
+    }
+
+    /// Whether `sounds` are one sound played again (markers, a metronome's clicks): peak
+    /// levels within ``levelSpreadDB`` and, when every one was measured, spectral centroids
+    /// within ``centroidSpread``.
+    static func soundAlike(_ sounds: [Onset]) -> Bool {
+        let levels = sounds.map(\.strength)
+        guard let highest = levels.max(), let lowest = levels.min(), highest - lowest <= levelSpreadDB else { return false }
+        let centroids = sounds.compactMap { $0.features?.spectralCentroid }.filter { $0 > 0 }
+        guard centroids.count == sounds.count, let brightest = centroids.max(), let dullest = centroids.min() else { return true }
+        return brightest <= centroidSpread * dullest
     }
 
     /// The onset that starts `gap` after onset `index`, within ``gapTolerance``.

@@ -42,12 +42,12 @@ public struct TapOnsetDetection: Sendable, Equatable {
     /// onsets (a count-in click already there, found on the click grid, is not listed twice).
     public func classified(cut: Double) -> TapOnsetDetection {
         var copy = self
+        let stimulusTimes = stimulusOnsets.map(\.time).sorted()
         var scored = TapScore.classify((onsets + otherOnsets).sorted { $0.time < $1.time }, cut: cut,
-                                       stimulusTimes: stimulusOnsets.map(\.time))
+                                       stimulusTimes: stimulusTimes)
         let markerIndices = StimulusMarkers.indices(in: scored)
         let markers = markerIndices.sorted().map { scored[$0] }
         for index in markerIndices { scored[index].kind = .stimulus }   // no count-in of markers
-        let stimulusTimes = stimulusOnsets.map(\.time).sorted()
         let countInIndices = CountInClicks.indices(in: scored, stimulusTimes: stimulusTimes)
         // A count-in click the click grid found is listed once, timed as `separateClickResidues`
         // compares a sound with a heard click: where it first rose.
