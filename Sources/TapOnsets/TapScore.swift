@@ -17,8 +17,9 @@ import TapStatistics
 /// | level under the recording's taps | ``levelRange`` dB | background blips far below every tap |
 ///
 /// The second sound of a press–release pair (see `pressReleasePairs`), the onsets of
-/// a train (see `trainMembers`) and sounds unlike the recording's taps that fall off their
-/// rhythm (see `outsiders`) have their scores multiplied by ``pairFactor``. A score of
+/// a train (see `trainMembers`), and sounds unlike the recording's taps or pressed like a
+/// key that fall off their rhythm (see `outsiders`) have their scores multiplied by
+/// ``pairFactor``. A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
 /// tap-like; the default cut (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
 /// onset's peak with the recording's reference level, the second-loudest onset that passes
@@ -66,7 +67,8 @@ public enum TapScore {
         let own = onsets.map { $0.features.map(ownScore) ?? 1 }
         let candidates = onsets.indices.filter { own[$0] >= 0.5 }.map { onsets[$0].strength }.sorted(by: >)
         let reference = candidates.count >= 2 ? candidates[1] : candidates.first
-        let paired = pressReleasePairs(onsets, own: own).union(trainMembers(onsets))
+        let pairs = pressReleasePairs(onsets, own: own)
+        let paired = Set(pairs.map(\.release)).union(trainMembers(onsets))
         let scores = onsets.indices.map { index in
             let level = reference.map { levelScore(strength: onsets[index].strength, reference: $0) } ?? 1
             return own[index] * level * (paired.contains(index) ? pairFactor : 1)
@@ -74,7 +76,7 @@ public enum TapScore {
         // The reference is what scores as a tap at the default cut, whatever `cut` is: a sweep
         // of the cut must not change the scores it sweeps over.
         let taps = onsets.indices.filter { onsets[$0].features != nil && scores[$0] >= outsiderReferenceScore }
-        let outsiders = outsiders(onsets, taps: taps, stimulusTimes: stimulusTimes)
+        let outsiders = outsiders(onsets, taps: taps, stimulusTimes: stimulusTimes, pairs: pairs)
         return onsets.indices.map { index in
             var onset = onsets[index]
             guard onset.features != nil else { return onset }
@@ -115,12 +117,22 @@ public enum TapScore {
     /// suspect between them. Before the first anchor and after the last, that side needs
     /// none. Only both together make an outsider.
     ///
+    /// A key pressed between the taps sounds like them as often as not, but comes with its
+    /// release 40–100 ms later (`pairs`, from `pressReleasePairs`). Where such pairs are the
+    /// exception (fewer than ``pressShare`` of the taps start one), the first sound of a pair
+    /// is a suspect too, and an outsider when it is off the rhythm on *both* sides and its
+    /// second sound keeps no beat either (no sound of any kind, nor a stimulus onset, about
+    /// one interval before or after it). A tap followed by a click that was not subtracted
+    /// passes one of these: its neighbours keep the rhythm on one side, or the click keeps the
+    /// metronome's beat.
+    ///
     /// With fewer than ``outsiderMinimumTaps`` measured taps there is no reference and no
     /// outsider. In dense material (a drum kit) every onset has neighbours at about one
     /// interval, so none is off the rhythm. A tap that sounds unlike the others next to a
     /// silent tap is lost; allowing two intervals on one side kept one such tap on held data
     /// but let two other sounds through on the development data, and is not done.
-    static func outsiders(_ onsets: [Onset], taps: [Int], stimulusTimes: [Seconds] = []) -> Set<Int> {
+    static func outsiders(_ onsets: [Onset], taps: [Int], stimulusTimes: [Seconds] = [],
+                          pairs: [(press: Int, release: Int)] = []) -> Set<Int> {
         // What each sound adds over the noise: a quiet tap's plain centroid reads an octave or
         // more high (suite A 004_03: two taps at 12–13 dB SNR, 1.4 and 2.6 octaves over the
         // others' plain centroids, next to a tap lost under a cough).
@@ -133,7 +145,13 @@ public enum TapScore {
         let measured = octaves.compactMap { $0 }
         guard taps.count >= outsiderMinimumTaps, measured.count >= outsiderMinimumTaps, let summary = Summary(measured) else { return [] }
         let reach = outsiderCentroidSpreads * max(outsiderSpreadFloorOctaves, summary.scaledMAD)
-        let suspects = Set(taps.indices.filter { octaves[$0].map { abs($0 - summary.median) > reach } ?? false }.map { taps[$0] })
+        let unlike = Set(taps.indices.filter { octaves[$0].map { abs($0 - summary.median) > reach } ?? false }.map { taps[$0] })
+        var suspects = unlike
+        // A press is suspect where pairs are the exception; where most taps come with a
+        // release, the taps are key presses (tapping on a keyboard) and the pairs say nothing.
+        let releaseOf = Dictionary(pairs.map { ($0.press, $0.release) }, uniquingKeysWith: { first, _ in first })
+        let pressedTaps = Set(releaseOf.keys).intersection(taps)
+        if Double(pressedTaps.count) < pressShare * Double(taps.count) { suspects.formUnion(pressedTaps) }
         guard !suspects.isEmpty else { return [] }
         let anchors = taps.filter { !suspects.contains($0) }.map { onsets[$0].time }
         let suspectTimes = suspects.map { onsets[$0].time }.sorted()
@@ -151,6 +169,8 @@ public enum TapScore {
         }
         let firstHeard = Swift.min(anchors[0], stimulus.first ?? .infinity)
         let lastHeard = Swift.max(anchors[anchors.count - 1], stimulus.last ?? -.infinity)
+        // Every sound heard, whatever its kind: the beat a press's release might keep.
+        let everyTime = (onsets.map(\.time) + stimulus).sorted()
         var found = Set<Int>()
         for index in suspects {
             let time = onsets[index].time
@@ -166,11 +186,29 @@ public enum TapScore {
             }
             let before = time - (interval - tolerance) < firstHeard || heard(near: time - interval)
             let after = time + (interval - tolerance) > lastHeard || heard(near: time + interval)
+            if !unlike.contains(index), let release = releaseOf[index] {
+                guard !(before || after) else { continue }
+                // A tap's click heard after it keeps the metronome's beat: some sound lies
+                // about one interval from it. A key's release keeps none.
+                let releaseTime = onsets[release].time
+                let keepsABeat = [releaseTime - interval, releaseTime + interval].contains { target in
+                    let candidate = everyTime.firstIndex(notBelow: target - tolerance)
+                    return candidate < everyTime.count && everyTime[candidate] <= target + tolerance
+                }
+                if !keepsABeat { found.insert(index) }
+                continue
+            }
+            // A sound unlike the taps needs the rhythm on both sides; a press that sounds like a
+            // tap (above) is set aside only when off it on both, as a tap followed by its click
+            // sits on the rhythm on at least one side however its neighbours fare.
             if !(before && after) { found.insert(index) }
         }
         return found
     }
 
+    /// Below this share of a recording's taps, the first sounds of press–release pairs are
+    /// suspects of the outsider rule (``outsiders``): a key pressed between the taps.
+    public static let pressShare = 0.5
     /// Shortest and longest gap from a key's press to its release, seconds.
     public static let pairGap: ClosedRange<Seconds> = 0.040...0.100
     /// How much weaker than the press a release sounds (negative: louder), dB.
@@ -184,10 +222,10 @@ public enum TapScore {
     /// before the first or after the second. Taps come at least 150 ms apart, so the second
     /// of two sounds this close is not a tap: a key's release after the press (tapping on a
     /// keyboard, or a keyboard in the room), a click after a tap. The first keeps its score.
-    static func pressReleasePairs(_ onsets: [Onset], own: [Double]) -> Set<Int> {
+    static func pressReleasePairs(_ onsets: [Onset], own: [Double]) -> [(press: Int, release: Int)] {
         // Every sound that stands out of the noise takes part.
         let heard = onsets.indices.filter { (onsets[$0].features?.sustainedSNR ?? 0) >= sustainedSNRBoundary && own[$0] > 0.01 }
-        var releases = Set<Int>()
+        var pairs: [(press: Int, release: Int)] = []
         for (position, first) in heard.enumerated() where position + 1 < heard.count {
             let second = heard[position + 1]
             let gap = onsets[second].time - onsets[first].time
@@ -195,9 +233,9 @@ public enum TapScore {
             guard pairGap.contains(gap), pairReleaseDrop.contains(drop) else { continue }
             let isolatedBefore = position == 0 || onsets[first].time - onsets[heard[position - 1]].time > pairGap.upperBound
             let isolatedAfter = position + 2 >= heard.count || onsets[heard[position + 2]].time - onsets[second].time > pairGap.upperBound
-            if isolatedBefore && isolatedAfter { releases.insert(second) }
+            if isolatedBefore && isolatedAfter { pairs.append((first, second)) }
         }
-        return releases
+        return pairs
     }
 
     /// The longest gap between successive onsets of a train, seconds.

@@ -172,4 +172,46 @@ import TapAudio
             #expect(log2(plain / 1_000) > 0.8, "plain centroid \(plain) Hz")
         }
     }
+
+    // Press–release pairs (`TapScore.pressReleasePairs`): the first sound of a pair that sounds
+    // like the taps is set aside when it is off their rhythm on both sides and its second sound
+    // keeps no beat either, where pairs are the exception.
+
+    /// A press and its release 70 ms later, 4 dB softer.
+    func keyPress(_ time: Double, centroid: Double = 1_050) -> [Onset] {
+        [onset(time, centroid: centroid), onset(time + 0.07, centroid: centroid, strength: -24)]
+    }
+
+    @Test func aKeyPressedBetweenTheTapsIsNotATap() {
+        let result = kinds(taps() + keyPress(3.1) + keyPress(5.5))
+        #expect(result[3.1] == .other && result[5.5] == .other)
+        #expect(result[3.17] == .other && result[5.57] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+    }
+
+    @Test func tappingOnAKeyboardKeepsEveryTap() {
+        // Every tap comes with its release: the pairs are the rule, not the exception.
+        let onsets = (0..<12).flatMap { keyPress(1 + Double($0) * 0.6) }
+        let result = kinds(onsets)
+        #expect((0..<12).allSatisfy { result[1 + Double($0) * 0.6] == .tap })
+    }
+
+    @Test func aTapFollowedByItsClickStaysATap() {
+        // Three taps in a row heard with their click 60 ms later (automatic gain: the clicks
+        // were not subtracted). The middle one has no anchor a beat away (its neighbours are
+        // pairs' first sounds too), but its click keeps the metronome's beat.
+        var onsets = taps()
+        for index in 4...6 { onsets.append(onset(onsets[index].time + 0.06, centroid: 3_000, strength: -23)) }
+        let result = kinds(onsets)
+        #expect((0..<12).allSatisfy { result[1 + Double($0) * 0.6] == .tap })
+    }
+
+    @Test func aPressOnTheRhythmOnOneSideStaysATap() {
+        // A tap with a sound 70 ms after it, next to a silent tap: one interval before it
+        // there is a tap, one after there is none.
+        var onsets = taps()
+        onsets.removeAll { abs($0.time - 4.0) < 0.01 || abs($0.time - 4.6) < 0.01 }
+        onsets += keyPress(4.0)
+        #expect(kinds(onsets)[4.0] == .tap)
+    }
 }
