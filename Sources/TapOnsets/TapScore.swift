@@ -207,7 +207,7 @@ public enum TapScore {
     }
 
     /// Below this share of a recording's taps, the first sounds of press–release pairs are
-    /// suspects of the outsider rule (``outsiders``): a key pressed between the taps.
+    /// suspects of the outsider rule (`outsiders`): a key pressed between the taps.
     public static let pressShare = 0.5
     /// Shortest and longest gap from a key's press to its release, seconds.
     public static let pairGap: ClosedRange<Seconds> = 0.040...0.100
