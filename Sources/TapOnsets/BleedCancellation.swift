@@ -1,3 +1,4 @@
+import Foundation
 import TapAudio
 
 /// The waveform of one metronome click as it leaks into the microphone, and where the clicks
@@ -97,7 +98,14 @@ extension BleedTemplate {
             (Double(segment.k), Double(segment.start + shift + leadFrames))
         })
         guard let audible = audibleLength(of: template, sampleRate: rate) else { return nil }
-        template.removeLast(template.count - audible)
+        // The audible part, then a fade over what follows rather than a cut: a loud click's
+        // tail can still stand over the noise where the audible part ends, and subtracting up
+        // to a cut leaves a step there that the detector hears as an onset.
+        let fade = min(template.count - audible, Int((templateFadeDuration * rate).rounded()))
+        template.removeLast(template.count - audible - fade)
+        for index in 0..<fade {
+            template[audible + index] *= Float(0.5 + 0.5 * cos(Double.pi * Double(index + 1) / Double(fade + 1)))
+        }
         // A lone grid member far from the others is more likely a tap that fell on the grid
         // than a click: it does not make the metronome play.
         let members = Set(clickTimes.map { Int(((($0 - grid.phase) / grid.period)).rounded()) }).sorted()
@@ -109,6 +117,14 @@ extension BleedTemplate {
                              periodFrames: refined.period, heardClicks: heard)
     }
 }
+
+/// How long the click template fades out after its audible part (a raised-cosine half), at
+/// most to the end of what was read, seconds. A loud click (a woodblock through a loudspeaker,
+/// 40–50 dB over the noise) is still audible where ``audibleLength(of:sampleRate:)`` ends it,
+/// judged against its own tail; a cut there left an onset 140 ms after every click. Over 50 ms
+/// what the fade leaves of the tail swells too slowly to score as a tap (20 ms left 4 of them
+/// on the loudspeaker probe of Docs/robustness.md).
+let templateFadeDuration: Seconds = 0.050
 
 /// How much of a median click template stands above what is left of the noise in it: up to
 /// the last 2 ms window whose power is 6 dB over the residual level (the median power of
