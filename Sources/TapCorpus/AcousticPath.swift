@@ -17,17 +17,23 @@ struct AcousticPath: Sendable {
     var resonance: Double, resonanceGainDB: Double
     /// Low-pass corner, Hz.
     var lowPass: Double
-    /// RMS over the loudest 10 ms of the leaked stimulus in the recording, dBFS (−45 to −30).
+    /// RMS over the loudest 10 ms of the leaked stimulus in the recording, dBFS (−45 to −30
+    /// from headphones, by default).
     var levelDBFS: Double
 
-    init(generator g: inout SeededGenerator) {
+    /// Headphone leak: the stimulus conditions' level range, dBFS.
+    static let headphoneLevels: ClosedRange<Double> = -45...(-30)
+    /// A loudspeaker heard by the microphone: as loud as the taps or louder, dBFS.
+    static let loudspeakerLevels: ClosedRange<Double> = -25...(-10)
+
+    init(generator g: inout SeededGenerator, levels: ClosedRange<Double> = headphoneLevels) {
         delay = g.nextUniform(in: 0.001...0.010)
         driftPPM = (g.nextBool(probability: 0.5) ? 1 : -1) * g.nextUniform(in: 20...50)
         highPass = g.nextUniform(in: 150...400)
         resonance = g.nextLogUniform(in: 1000...4000)
         resonanceGainDB = g.nextUniform(in: -6...6)
         lowPass = g.nextUniform(in: 6000...10000)
-        levelDBFS = g.nextUniform(in: -45...(-30))
+        levelDBFS = g.nextUniform(in: levels)
     }
 
     /// The recording time of stimulus time `tau`.

@@ -45,6 +45,11 @@ public enum CorpusCondition: String, Sendable, CaseIterable, Codable {
     case keyboard
     /// The taps themselves are key presses, each followed 60–90 ms later by its release.
     case keyboardTaps = "keyboard-taps"
+    /// A foreign metronome (one of the four click sounds above, drawn per item) played through
+    /// a loudspeaker instead of headphones, as in online and REPP-style experiments: its bleed
+    /// is 15–35 dB louder than the headphone leak of the other stimulus conditions, as loud as
+    /// the taps or louder.
+    case loudspeaker
 
     /// The name used in file names, the manifest and on the command line.
     public var name: String { rawValue }
@@ -52,7 +57,7 @@ public enum CorpusCondition: String, Sendable, CaseIterable, Codable {
     /// Whether the condition adds a foreign stimulus whose clean file is written beside the item.
     public var hasStimulus: Bool {
         switch self {
-        case .sineBurst, .woodblock, .noiseClick, .beep, .music: true
+        case .sineBurst, .woodblock, .noiseClick, .beep, .music, .loudspeaker: true
         default: false
         }
     }

@@ -94,20 +94,10 @@ public struct CorpusRenderer: Sendable {
         case .handlingNoise:
             work.addHandlingNoise(generator: &g)
         case .sineBurst, .woodblock, .noiseClick, .beep:
-            let click = MetronomeClick(condition, sampleRate: stimulusRate, generator: &g)
-            var stimulus = [Double](repeating: 0, count: Int((work.duration * stimulusRate).rounded()))
-            for time in truth.clickTimes {
-                let start = Int((time * stimulusRate).rounded())
-                for n in click.samples.indices where start + n < stimulus.count { stimulus[start + n] += click.samples[n] }
-            }
-            // Like a stimulus file: peak −1 dBFS (a woodblock's modes add up to more than 1).
-            let peak = stimulus.reduce(0) { max($0, abs($1)) }
-            if peak > 0 { for n in stimulus.indices { stimulus[n] *= 0.891 / peak } }
-            let path = AcousticPath(generator: &g)
-            work.addStimulus(stimulus, rate: stimulusRate, path: path,
-                             events: truth.clickTimes.map { (time: $0, duration: Double(click.samples.count) / stimulusRate) },
-                             kind: condition.name)
-            work.notes.append(click.description)
+            addMetronome(condition, levels: AcousticPath.headphoneLevels, clickTimes: truth.clickTimes, to: &work, generator: &g)
+        case .loudspeaker:
+            let sound: CorpusCondition = [.sineBurst, .woodblock, .noiseClick, .beep][g.nextInt(below: 4)]
+            addMetronome(sound, levels: AcousticPath.loudspeakerLevels, clickTimes: truth.clickTimes, to: &work, generator: &g)
         case .music:
             let song = MidiSong(beatInterval: truth.interOnsetInterval, firstBeat: truth.clickTimes.first ?? 1,
                                 beats: truth.clickTimes.count, generator: &g)
@@ -128,6 +118,26 @@ public struct CorpusRenderer: Sendable {
                             tapTimes: audible.map(\.startTime), events: work.events.sorted { $0.time < $1.time },
                             stimulus: work.stimulus, processingDelay: work.processingDelay,
                             notes: work.notes.joined(separator: ";"))
+    }
+
+    /// A foreign metronome of `sound`'s clicks at `clickTimes`, written as the stimulus file
+    /// (peak −1 dBFS) and heard through an acoustic path at a level in `levels`.
+    private func addMetronome(_ sound: CorpusCondition, levels: ClosedRange<Double>, clickTimes: [Double],
+                              to work: inout ItemWork, generator g: inout SeededGenerator) {
+        let click = MetronomeClick(sound, sampleRate: stimulusRate, generator: &g)
+        var stimulus = [Double](repeating: 0, count: Int((work.duration * stimulusRate).rounded()))
+        for time in clickTimes {
+            let start = Int((time * stimulusRate).rounded())
+            for n in click.samples.indices where start + n < stimulus.count { stimulus[start + n] += click.samples[n] }
+        }
+        // Like a stimulus file: peak −1 dBFS (a woodblock's modes add up to more than 1).
+        let peak = stimulus.reduce(0) { max($0, abs($1)) }
+        if peak > 0 { for n in stimulus.indices { stimulus[n] *= 0.891 / peak } }
+        let path = AcousticPath(generator: &g, levels: levels)
+        work.addStimulus(stimulus, rate: stimulusRate, path: path,
+                         events: clickTimes.map { (time: $0, duration: Double(click.samples.count) / stimulusRate) },
+                         kind: sound.name)
+        work.notes.append(click.description)
     }
 
     /// The song rendered by fluidsynth at ``stimulusRate``, mono, `duration` long, peak −1 dBFS.
