@@ -98,6 +98,8 @@ public struct OnsetDetector: Sendable {
     /// How close to a subtracted click's start an onset's start is taken to be at it, frames
     /// (`clickResidueWindow`).
     private let clickStartTolerance: Int
+    /// ``heardClickSeparationDuration`` in frames.
+    private let heardClickSeparation: Int
 
     /// Creates a detector for audio at `sampleRate`.
     public init(sampleRate: Double, configuration: OnsetDetectorConfiguration = .standard) {
@@ -158,6 +160,7 @@ public struct OnsetDetector: Sendable {
         changeDB = [Double](repeating: 0, count: powerSize)
         fluctuation = SlidingQuantile(quantile: 0.5, lowest: 0, highest: 120)
         clickStartTolerance = Int((clickResidueWindow * sampleRate).rounded())
+        heardClickSeparation = Int((Self.heardClickSeparationDuration * sampleRate).rounded())
     }
 
     /// Notes where clicks subtracted from the input before it was fed start (frames, in time
@@ -176,6 +179,31 @@ public struct OnsetDetector: Sendable {
     private func isAtSubtractedClick(_ frame: Int) -> Bool {
         subtractedClicks.contains { abs($0 - frame) <= clickStartTolerance }
     }
+
+    /// Where the clicks heard in the first pass (the click grid's members) start, frames,
+    /// ascending, and their usual peak power (dBFS): a tap that sounds a few milliseconds
+    /// after a click left in place (the tap spoiled the click's fit, and it was not between
+    /// clicks heard) starts where it rises over that click, not where the click does.
+    private var heardClicks: [Int] = []
+    private var heardClickLevel = -Double.infinity
+
+    /// Notes the heard clicks' start frames (any order) and their median peak power, dBFS.
+    mutating func noteHeardClicks(_ clicks: [Int], level: Double) {
+        heardClicks = clicks.sorted()
+        heardClickLevel = level
+    }
+
+    private func isAtHeardClick(_ frame: Int) -> Bool {
+        let next = heardClicks.firstIndex(notBelow: frame - clickStartTolerance)
+        return next < heardClicks.count && heardClicks[next] <= frame + clickStartTolerance
+    }
+
+    /// How much louder than the heard clicks' usual peak power what a tap's start steps over
+    /// may be, dB: more, and it is the tap's own contact burst on the click, not the click.
+    static let heardClickMarginDB = 3.0
+    /// How long a click left in place sounds alone, at least, before a tap on it is told
+    /// apart, seconds: a sharper rise sooner is the click's own build-up or the tap's.
+    static let heardClickSeparationDuration: Seconds = 0.002
 
     /// Feeds the next block of mono samples; appends every onset that became certain.
     public mutating func process(_ block: UnsafeBufferPointer<Float>, into onsets: inout [Onset]) {
@@ -481,6 +509,26 @@ public struct OnsetDetector: Sendable {
         if tracker.role == .taps, picked.precursor == nil, isAtSubtractedClick(start + picked.start) {
             let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: StartPicker.residueJumpDB) }
             if let residue = stepped.precursor, stepped.start - residue > clickStartTolerance { picked = stepped }
+        }
+        // A start where a heard click started and that was not subtracted: a tap sounding on
+        // the click more than the residue window later, rising the retrigger rise over it, is
+        // stepped to (the click then sounded alone for those milliseconds, as loud as clicks do).
+        if tracker.role == .taps, picked.precursor == nil, isAtHeardClick(start + picked.start),
+           !isAtSubtractedClick(start + picked.start) {
+            let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: tracker.configuration.retriggerRiseDB) }
+            if let click = stepped.precursor, stepped.start - click >= heardClickSeparation {
+                // Its loudest window, measured as the clicks' strength is (windows of the
+                // power envelope's length, a hop apart).
+                let window = windowHops * hop
+                var loudest = 0.0, position = click
+                repeat {
+                    var energy = 0.0
+                    for index in position..<min(position + window, stepped.start) { energy += Double(stretch[index]) * Double(stretch[index]) }
+                    loudest = max(loudest, energy / Double(window))
+                    position += hop
+                } while position + window <= stepped.start
+                if 10 * log10(loudest + 1e-30) <= heardClickLevel + Self.heardClickMarginDB { picked = stepped }
+            }
         }
         let frame = start + picked.start
         // A start picked inside the previous onset's refractory period is that tap again (a

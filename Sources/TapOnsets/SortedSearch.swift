@@ -1,7 +1,7 @@
-extension Array where Element == Double {
+extension Array where Element: Comparable {
     /// The index of the first element at or above `value` in this ascending array
     /// (`count` when there is none): a binary search, O(log n).
-    func firstIndex(notBelow value: Double) -> Int {
+    func firstIndex(notBelow value: Element) -> Int {
         var low = 0, high = count
         while low < high {
             let middle = (low + high) / 2

@@ -246,6 +246,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     // Pass 2: high-pass, subtract the clicks, detect again.
     filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
     detector = OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed)
+    detector.noteHeardClicks(stimulus.map(\.frame), level: Summary(stimulus.map(\.strength))?.median ?? -.infinity)
     var canceller = BleedCanceller(template: template, sampleRate: rate)
     var onsets: [Onset] = []
     try source.forEachBlock { block in
