@@ -9,6 +9,12 @@ import Foundation
 /// stops delivering, and the signal stays ignored. (Issue 11: `tapkit run` kept its sources in
 /// a local array that an optimized build released right after `resume()`, so Ctrl-C did
 /// nothing in a release build.)
+///
+/// The signals are not given their default action back on `cancel()`: libdispatch on Linux
+/// installs its own handler for a signal with the first source and never again, so a trap
+/// made after the default action was restored (and `SIG_IGN` set anew) would receive nothing
+/// (measured with swift-corelibs-libdispatch, Swift 6.3). Every command ends soon after its
+/// last trap is cancelled.
 final class SignalTrap: @unchecked Sendable {  // `sources` is set once, in init
     private let sources: [any DispatchSourceSignal]
 
