@@ -54,6 +54,9 @@ public enum CorpusCondition: String, Sendable, CaseIterable, Codable {
     /// The name used in file names, the manifest and on the command line.
     public var name: String { rawValue }
 
+    /// The foreign metronomes' click sounds, in the order `loudspeaker` draws one from.
+    static let metronomeSounds: [CorpusCondition] = [.sineBurst, .woodblock, .noiseClick, .beep]
+
     /// Whether the condition adds a foreign stimulus whose clean file is written beside the item.
     public var hasStimulus: Bool {
         switch self {

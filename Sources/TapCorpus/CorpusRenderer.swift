@@ -96,7 +96,7 @@ public struct CorpusRenderer: Sendable {
         case .sineBurst, .woodblock, .noiseClick, .beep:
             addMetronome(condition, levels: AcousticPath.headphoneLevels, clickTimes: truth.clickTimes, to: &work, generator: &g)
         case .loudspeaker:
-            let sound: CorpusCondition = [.sineBurst, .woodblock, .noiseClick, .beep][g.nextInt(below: 4)]
+            let sound = CorpusCondition.metronomeSounds[g.nextInt(below: CorpusCondition.metronomeSounds.count)]
             addMetronome(sound, levels: AcousticPath.loudspeakerLevels, clickTimes: truth.clickTimes, to: &work, generator: &g)
         case .music:
             let song = MidiSong(beatInterval: truth.interOnsetInterval, firstBeat: truth.clickTimes.first ?? 1,

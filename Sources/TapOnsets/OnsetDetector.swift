@@ -193,9 +193,34 @@ public struct OnsetDetector: Sendable {
         heardClickLevel = level
     }
 
-    private func isAtHeardClick(_ frame: Int) -> Bool {
-        let next = heardClicks.firstIndex(notBelow: frame - clickStartTolerance)
-        return next < heardClicks.count && heardClicks[next] <= frame + clickStartTolerance
+
+    /// How a tap whose first change point lies at `frame` steps over a click starting there:
+    /// the rise the tap needs over what precedes it, the shortest stretch stepped over, frames,
+    /// and how loud that stretch may peak (nil: any). Nil when no click starts there.
+    ///
+    /// - A subtracted click leaves a residue 15–20 dB under a tap on it: 10 dB suffices
+    ///   (``StartPicker/residueJumpDB``), past the residue window (one within it is timed at
+    ///   the click, as close as the picker can tell them).
+    /// - A heard click left in place sounds in full: the retrigger rise suffices, at least
+    ///   ``heardClickSeparationDuration`` on, and what is stepped over must peak no more than
+    ///   ``heardClickMarginDB`` over the clicks' usual power (louder, it is the tap's own
+    ///   contact burst on the click).
+    private func clickStep(at frame: Int, configuration: OnsetDetectorConfiguration)
+        -> (jumpDB: Double, minimumGap: Int, loudestSkippedDB: Double?)? {
+        if isAtSubtractedClick(frame) { return (StartPicker.residueJumpDB, clickStartTolerance + 1, nil) }
+        if heardClicks.contains(frame, within: clickStartTolerance) {
+            return (configuration.retriggerRiseDB, heardClickSeparation, heardClickLevel + Self.heardClickMarginDB)
+        }
+        return nil
+    }
+
+    /// The highest short-time power (dB, as ``Onset/strength`` is measured) among the
+    /// windows that end inside `frames`, from the power ring; nil when none does or the ring
+    /// no longer holds them.
+    private func peakPowerDB(endingIn frames: Range<Int>) -> Double? {
+        let hops = (frames.lowerBound / hop)..<(frames.upperBound / hop)
+        guard !hops.isEmpty, hops.lowerBound > hopsSeen - powerDB.count, hops.upperBound <= hopsSeen else { return nil }
+        return hops.map { powerDB[$0 & powerMask] }.max()
     }
 
     /// How much louder than the heard clicks' usual peak power what a tap's start steps over
@@ -503,31 +528,14 @@ public struct OnsetDetector: Sendable {
         var picked = stretch.withUnsafeBufferPointer {
             tracker.role == .taps ? StartPicker.pickSkippingPrecursor($0) : (start: StartPicker.pick($0), precursor: nil)
         }
-        // A start where a subtracted click started is where the click's residue starts: a tap
-        // sounding on it more than the residue window later is stepped to at a smaller jump
-        // (one within the window is timed at the click, as close as the picker can tell them).
-        if tracker.role == .taps, picked.precursor == nil, isAtSubtractedClick(start + picked.start) {
-            let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: StartPicker.residueJumpDB) }
-            if let residue = stepped.precursor, stepped.start - residue > clickStartTolerance { picked = stepped }
-        }
-        // A start where a heard click started and that was not subtracted: a tap sounding on
-        // the click more than the residue window later, rising the retrigger rise over it, is
-        // stepped to (the click then sounded alone for those milliseconds, as loud as clicks do).
-        if tracker.role == .taps, picked.precursor == nil, isAtHeardClick(start + picked.start),
-           !isAtSubtractedClick(start + picked.start) {
-            let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: tracker.configuration.retriggerRiseDB) }
-            if let click = stepped.precursor, stepped.start - click >= heardClickSeparation {
-                // Its loudest window, measured as the clicks' strength is (windows of the
-                // power envelope's length, a hop apart).
-                let window = windowHops * hop
-                var loudest = 0.0, position = click
-                repeat {
-                    var energy = 0.0
-                    for index in position..<min(position + window, stepped.start) { energy += Double(stretch[index]) * Double(stretch[index]) }
-                    loudest = max(loudest, energy / Double(window))
-                    position += hop
-                } while position + window <= stepped.start
-                if 10 * log10(loudest + 1e-30) <= heardClickLevel + Self.heardClickMarginDB { picked = stepped }
+        // A start where a metronome click started is where the click starts, or what its
+        // subtraction left: a tap sounding on it later is stepped to at a smaller jump (see
+        // `clickStep(at:configuration:)`).
+        if tracker.role == .taps, picked.precursor == nil, let step = clickStep(at: start + picked.start, configuration: tracker.configuration) {
+            let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: step.jumpDB) }
+            if let skipped = stepped.precursor, stepped.start - skipped >= step.minimumGap,
+               step.loudestSkippedDB.map({ limit in peakPowerDB(endingIn: (start + skipped)..<(start + stepped.start)).map { $0 <= limit } ?? false }) ?? true {
+                picked = stepped
             }
         }
         let frame = start + picked.start

@@ -10,3 +10,12 @@ extension Array where Element: Comparable {
         return low
     }
 }
+
+extension Array where Element: Comparable & AdditiveArithmetic {
+    /// Whether this ascending array holds an element within `tolerance` of `target`
+    /// (inclusive): a binary search, O(log n).
+    func contains(_ target: Element, within tolerance: Element) -> Bool {
+        let next = firstIndex(notBelow: target - tolerance)
+        return next < count && self[next] <= target + tolerance
+    }
+}

@@ -51,12 +51,8 @@ public struct TapOnsetDetection: Sendable, Equatable {
         let countInIndices = CountInClicks.indices(in: scored, stimulusTimes: stimulusTimes)
         // A count-in click the click grid found is listed once, timed as `separateClickResidues`
         // compares a sound with a heard click: where it first rose.
-        let alreadyListed = { (onset: Onset) -> Bool in
-            let time = onset.precursorTime ?? onset.time
-            let next = stimulusTimes.firstIndex(notBelow: time - clickResidueWindow)
-            return next < stimulusTimes.count && stimulusTimes[next] <= time + clickResidueWindow
-        }
-        let countIn = countInIndices.sorted().map { scored[$0] }.filter { !alreadyListed($0) }
+        let countIn = countInIndices.sorted().map { scored[$0] }
+            .filter { !stimulusTimes.contains($0.precursorTime ?? $0.time, within: clickResidueWindow) }
         let sounds = scored.indices.filter { !markerIndices.contains($0) && !countInIndices.contains($0) }.map { scored[$0] }
         copy.onsets = sounds.filter { $0.kind == .tap }
         copy.otherOnsets = sounds.filter { $0.kind == .other }

@@ -170,7 +170,7 @@ public enum TapScore {
         let firstHeard = Swift.min(anchors[0], stimulus.first ?? .infinity)
         let lastHeard = Swift.max(anchors[anchors.count - 1], stimulus.last ?? -.infinity)
         // Every sound heard, whatever its kind: the beat a press's release might keep.
-        let everyTime = (onsets.map(\.time) + stimulus).sorted()
+        lazy var everyTime = (onsets.map(\.time) + stimulus).sorted()
         var found = Set<Int>()
         for index in suspects {
             let time = onsets[index].time
@@ -179,10 +179,7 @@ public enum TapScore {
             guard let interval = Summary(nearby)?.median else { continue }
             let tolerance = rhythmTolerance * interval
             func heard(near target: Seconds) -> Bool {
-                [anchors, stimulus].contains { times in
-                    let candidate = times.firstIndex(notBelow: target - tolerance)
-                    return candidate < times.count && times[candidate] <= target + tolerance
-                }
+                anchors.contains(target, within: tolerance) || stimulus.contains(target, within: tolerance)
             }
             let before = time - (interval - tolerance) < firstHeard || heard(near: time - interval)
             let after = time + (interval - tolerance) > lastHeard || heard(near: time + interval)
@@ -191,10 +188,8 @@ public enum TapScore {
                 // A tap's click heard after it keeps the metronome's beat: some sound lies
                 // about one interval from it. A key's release keeps none.
                 let releaseTime = onsets[release].time
-                let keepsABeat = [releaseTime - interval, releaseTime + interval].contains { target in
-                    let candidate = everyTime.firstIndex(notBelow: target - tolerance)
-                    return candidate < everyTime.count && everyTime[candidate] <= target + tolerance
-                }
+                let keepsABeat = everyTime.contains(releaseTime - interval, within: tolerance)
+                    || everyTime.contains(releaseTime + interval, within: tolerance)
                 if !keepsABeat { found.insert(index) }
                 continue
             }
