@@ -4,7 +4,8 @@ extension BleedTemplate {
     /// The template checked against the recording at its grid's points: at each point the
     /// gain at which the template best fits there (the dot product over the template's energy,
     /// at the best of ±2 frames). Subtracting lowers the energy where that gain exceeds ½, so a
-    /// point whose typical (median) gain is below ½ is one where no click sounds.
+    /// point whose typical (median) gain is below ½, and below a third of that of points where
+    /// clicks sound, is one where no click sounds.
     ///
     /// The grid search can settle on a half or a third of the click period (clicks hidden under
     /// taps leave gaps that a sub-multiple bridges as well), and then every other, or every
@@ -49,7 +50,11 @@ extension BleedTemplate {
             let medians = (0..<modulus).map { residue in
                 median(gains.filter { (($0.k % modulus) + modulus) % modulus == residue }.map(\.gain))
             }
-            let silent = medians.indices.filter { medians[$0] < 0.5 }
+            // Under an automatic gain control the clicks' gains spread (0.1–1.9 around a
+            // median near ½), so a residue is silent only when it is also far below one that
+            // clicks: a silent point's gain is that of the noise, near 0.
+            let loudest = medians.max() ?? 0
+            let silent = medians.indices.filter { medians[$0] < 0.5 && (loudest < 0.5 || medians[$0] < loudest / 3) }
             if silent.isEmpty { continue }
             allClick = false
             if silent.count < modulus {
