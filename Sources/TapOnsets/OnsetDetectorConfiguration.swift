@@ -50,6 +50,11 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     /// The tap-score cut: onsets scoring below it are ``OnsetKind/other`` (``TapScore``).
     public var minimumTapScore: Double = 0.5
 
+    /// Whether quiet taps' starts are corrected for how late the start picker finds them, as
+    /// measured on the recording's own loud taps (Docs/algorithms.md, "Quiet taps"). Applies
+    /// to the taps of ``detectTapOnsets(inFile:channel:configuration:bleed:stimulus:stimulusConfiguration:)``.
+    public var calibratesQuietTaps = true
+
     /// Onsets whose peak falls within this time from the start of the recording are dropped:
     /// the high-pass filter starts from rest, so whatever the recording starts with (hum, a DC
     /// offset) looks like a transient until the filter settles.

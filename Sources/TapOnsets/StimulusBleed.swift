@@ -178,9 +178,11 @@ public func detectTapOnsets(in signal: Signal, configuration: OnsetDetectorConfi
 func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration: OnsetDetectorConfiguration,
                      bleed: BleedHandling, stimulus: StimulusInput?,
                      stimulusConfiguration: StimulusBleedConfiguration) throws(AudioError) -> TapOnsetDetection {
-    try unclassifiedOnsets(in: source, configuration: configuration, bleed: bleed, stimulus: stimulus,
+    let detection = try unclassifiedOnsets(in: source, configuration: configuration, bleed: bleed, stimulus: stimulus,
                            stimulusConfiguration: stimulusConfiguration)
         .classified(cut: configuration.minimumTapScore)
+    guard configuration.calibratesQuietTaps else { return detection }
+    return QuietTapCalibration.calibrated(detection, source: source, configuration: configuration)
 }
 
 /// The onsets of whichever path applies (stimulus file, click grid or neither), not yet scored.

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import TapOnsets
+import TapAudio
+
+/// Taps on a surface that starts softly (the sound builds up over 3 ms) at 6–40 dB over a
+/// steady noise: the start picker finds a quiet tap where it emerges from the noise, late.
+/// Measured on the recording's own loud taps, that lateness is taken off the quiet taps.
+@Suite struct QuietTapCalibrationTests {
+    static let rate = 48_000.0
+
+    /// 60 taps 0.5 s apart, each a noise burst whose amplitude rises linearly over 3 ms and then
+    /// decays over 8 ms, at an SNR drawn from 6–40 dB; returns the signal, the true starts and
+    /// each tap's SNR.
+    static func session(seed: UInt64) -> (signal: Signal, starts: [Int], snr: [Double]) {
+        var random = TestRandom(state: seed)
+        let noise = 0.001
+        let frames = Int(31.5 * rate)
+        var samples = (0..<frames).map { _ in Float(noise * random.gaussian()) }
+        var starts: [Int] = [], snr: [Double] = []
+        for k in 0..<60 {
+            let start = Int((1 + 0.5 * Double(k) + 0.02 * random.uniform()) * rate)
+            let level = 6 + 34 * random.uniform()
+            starts.append(start)
+            snr.append(level)
+            let amplitude = noise * pow(10, level / 20)
+            for offset in 0..<Int(0.06 * rate) {
+                let t = Double(offset) / rate
+                let envelope = min(1, t / 0.003) * exp(-max(0, t - 0.003) / 0.008)
+                samples[start + offset] += Float(amplitude * envelope * random.gaussian())
+            }
+        }
+        return (Signal(samples: samples, sampleRate: rate), starts, snr)
+    }
+
+    /// The median error (ms) of the found starts of the taps under 15 dB and over 30 dB.
+    static func medianErrors(calibrated: Bool, seed: UInt64) -> (quiet: Double, loud: Double) {
+        let (signal, starts, snr) = session(seed: seed)
+        var configuration = OnsetDetectorConfiguration.standard
+        configuration.calibratesQuietTaps = calibrated
+        let found = detectTapOnsets(in: signal, configuration: configuration, bleed: .keep).onsets.map(\.frame)
+        var quiet: [Double] = [], loud: [Double] = []
+        for (start, level) in zip(starts, snr) {
+            guard let frame = found.min(by: { abs($0 - start) < abs($1 - start) }), abs(frame - start) < Int(0.01 * rate) else { continue }
+            let error = Double(frame - start) / rate * 1000
+            if level < 15 { quiet.append(error) } else if level >= 30 { loud.append(error) }
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return (median(quiet), median(loud))
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func quietTapsAreNoLongerLate(seed: UInt64) {
+        let before = Self.medianErrors(calibrated: false, seed: seed)
+        let after = Self.medianErrors(calibrated: true, seed: seed)
+        // Uncalibrated, quiet taps are found far later than loud ones; calibrated, about as
+        // late (the loud taps' own lateness, which a recording cannot show, stays).
+        #expect(before.quiet - before.loud > 0.5, "seed \(seed): quiet \(before.quiet) ms, loud \(before.loud) ms uncalibrated")
+        #expect(abs(after.quiet - after.loud) < 0.15, "seed \(seed): quiet \(after.quiet) ms, loud \(after.loud) ms calibrated")
+        #expect(after.loud == before.loud)
+    }
+}
