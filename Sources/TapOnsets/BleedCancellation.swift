@@ -342,7 +342,7 @@ struct BleedCanceller {
         // fit unbiased but explains part of the energy. Otherwise a scaled click is subtracted at
         // its first part's gain, any other at 1.
         var ramp = (start: 1.0, slope: 0.0)
-        if fits, let fitted = gainRamp(at: start, from: first, to: last),
+        if fits, let fitted = gainRamp(at: start, from: first, to: last, dot: dot, energy: energy, signalEnergy: signalEnergy),
            fitted.explained >= scaledClickCorrelation * scaledClickCorrelation {
             ramp = (fitted.start, fitted.slope)
         } else if isScaled {
@@ -391,16 +391,18 @@ struct BleedCanceller {
 
     /// The gain ramp g(u) = start + slope·u (u = 0…1 over the template) that best fits the
     /// pending signal x over frames `first ..< last` as g·t, with t placed to start at frame
-    /// `start`, by least squares; `explained` is the fraction of Σx² it accounts for. Nil when
-    /// the template or the signal is silent there.
-    private func gainRamp(at start: Int, from first: Int, to last: Int) -> (start: Double, slope: Double, explained: Double)? {
-        // Normal equations of x ≈ a·t + b·(u·t).
-        var tt = 0.0, tu = 0.0, uu = 0.0, xt = 0.0, xu = 0.0, xx = 0.0
+    /// `start`, by least squares; `explained` is the fraction of Σx² it accounts for. `dot`,
+    /// `energy` and `signalEnergy` are Σx·t, Σt² and Σx² there (``overlap(templateAt:from:to:)``).
+    /// Nil when the template or the signal is silent there.
+    private func gainRamp(at start: Int, from first: Int, to last: Int, dot xt: Double, energy tt: Double,
+                          signalEnergy xx: Double) -> (start: Double, slope: Double, explained: Double)? {
+        // Normal equations of x ≈ a·t + b·(u·t); the sums with u are the ones overlap has not.
+        var tu = 0.0, uu = 0.0, xu = 0.0
         let length = Double(template.samples.count)
         for frame in first..<last {
             let t = Double(template.samples[frame - start]), x = Double(pending[frame - pendingStart])
             let ut = t * Double(frame - start) / length
-            tt += t * t; tu += t * ut; uu += ut * ut; xt += x * t; xu += x * ut; xx += x * x
+            tu += t * ut; uu += ut * ut; xu += x * ut
         }
         let determinant = tt * uu - tu * tu
         guard determinant > 0, xx > 0 else { return nil }

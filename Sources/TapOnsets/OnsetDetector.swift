@@ -193,7 +193,6 @@ public struct OnsetDetector: Sendable {
         heardClickLevel = level
     }
 
-
     /// How a tap whose first change point lies at `frame` steps over a click starting there:
     /// the rise the tap needs over what precedes it, the shortest stretch stepped over, frames,
     /// and how loud that stretch may peak (nil: any). Nil when no click starts there.
@@ -533,9 +532,13 @@ public struct OnsetDetector: Sendable {
         // `clickStep(at:configuration:)`).
         if tracker.role == .taps, picked.precursor == nil, let step = clickStep(at: start + picked.start, configuration: tracker.configuration) {
             let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: step.jumpDB) }
-            if let skipped = stepped.precursor, stepped.start - skipped >= step.minimumGap,
-               step.loudestSkippedDB.map({ limit in peakPowerDB(endingIn: (start + skipped)..<(start + stepped.start)).map { $0 <= limit } ?? false }) ?? true {
-                picked = stepped
+            if let skipped = stepped.precursor, stepped.start - skipped >= step.minimumGap {
+                // What is stepped over may peak no louder than the limit, when there is one (a
+                // peak the ring no longer holds counts as over it).
+                let underLimit = step.loudestSkippedDB.map { limit in
+                    (peakPowerDB(endingIn: (start + skipped)..<(start + stepped.start)) ?? .infinity) <= limit
+                } ?? true
+                if underLimit { picked = stepped }
             }
         }
         let frame = start + picked.start

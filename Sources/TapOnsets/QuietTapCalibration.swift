@@ -18,18 +18,27 @@ enum QuietTapCalibration {
     /// The most references used.
     static let maximumReferences = 12
 
+    /// How much of a reference is mixed in: this long before its start and after it, seconds.
+    static let referenceLead: Seconds = 0.040, referenceTail: Seconds = 0.020
+    /// Over how much of a sound's start its power is compared, seconds.
+    static let soundDuration: Seconds = 0.010
+    /// The largest correction: no more than a quiet tap's first milliseconds can hide, seconds.
+    static let largestCorrection: Seconds = 0.003
+    /// How long before a reference's start the threshold crossing is sought in a mixture,
+    /// seconds: earlier, a blip of the background would be taken for it.
+    static let crossingLead: Seconds = 0.005
+
+    /// `detection` with its quiet taps re-timed; `source` is the recording it was found in.
     static func calibrated(_ detection: TapOnsetDetection, source: some AudioSource,
                            configuration: OnsetDetectorConfiguration) -> TapOnsetDetection {
         let rate = source.sampleRate
-        let lead = Int(0.040 * rate), tail = Int(0.020 * rate), sound = Int(0.010 * rate)
-        let search = Int((configuration.startSearchDuration * rate).rounded())
-        let hop = max(1, Int((configuration.hopDuration * rate).rounded()))
-        let window = max(1, Int((configuration.windowDuration * rate).rounded()))
-        let preroll = Int(0.05 * rate)
+        func frames(_ seconds: Seconds) -> Int { Int((seconds * rate).rounded()) }
+        let lead = frames(referenceLead), tail = frames(referenceTail), sound = frames(soundDuration)
+        let search = frames(configuration.startSearchDuration)
+        let hop = max(1, frames(configuration.hopDuration)), window = max(1, frames(configuration.windowDuration))
+        let confirm = frames(configuration.peakConfirmDuration)
         func filtered(_ start: Int, _ length: Int) -> [Float]? {
-            guard start - preroll >= 0, let raw = try? source.segment(start: start - preroll, length: length + preroll) else { return nil }
-            var filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
-            return Array(raw.map { filter.process($0) }.dropFirst(preroll))
+            try? source.highPassedSegment(start: start, length: length, cutoff: configuration.highPassCutoff)
         }
         func power(_ samples: ArraySlice<Float>) -> Double {
             samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))
@@ -37,56 +46,66 @@ enum QuietTapCalibration {
         let loud = detection.onsets.filter { $0.snrDB >= referenceSNR }
         guard loud.count >= minimumReferences else { return detection }
         let step = max(1, loud.count / maximumReferences)
+        // Each reference with the power of its sound's start.
         let references = stride(from: 0, to: loud.count, by: step).prefix(maximumReferences)
             .compactMap { filtered(loud[$0].frame - lead, lead + tail) }
+            .map { (samples: $0, soundPower: max(power($0[lead..<(lead + sound)]), 1e-30)) }
         guard references.count >= minimumReferences else { return detection }
         var copy = detection
         for (position, onset) in detection.onsets.enumerated() where onset.snrDB < quietSNR {
             // The background is the stretch before the tap's own search began (one read).
             let first = onset.frame - search - (lead + tail)
             guard let stretch = filtered(first, onset.frame + sound - first) else { continue }
-            let background = Array(stretch[0..<(lead + tail)])
-            let backgroundPower = power(background[...])
+            let background = stretch[0..<(lead + tail)]
+            let backgroundPower = power(background)
             let soundPower = power(stretch[(stretch.count - sound)...]) - backgroundPower
             guard soundPower > 0 else { continue }
+            // The detector's threshold over the floor the quiet tap was found on.
             let threshold = pow(10, (onset.strength - onset.snrDB + configuration.thresholdDB) / 10)
             var shifts: [Double] = []
             for reference in references {
-                let gain = Float((soundPower / max(power(reference[lead..<(lead + sound)]), 1e-30)).squareRoot())
-                let mixture = zip(background, reference).map { $0 + gain * $1 }
-                // Window powers from running sums of squares.
-                var sums = [Double](repeating: 0, count: mixture.count + 1)
-                for (index, sample) in mixture.enumerated() { sums[index + 1] = sums[index] + Double(sample) * Double(sample) }
-                func windowPower(_ start: Int) -> Double { (sums[start + window] - sums[start]) / Double(window) }
-                // Where the detector's threshold is crossed and where the power peaks after it.
-                var crossing: Int?
-                var start = lead - Int(0.005 * rate)
-                while start + window <= mixture.count {
-                    if windowPower(start) > threshold { crossing = start; break }
-                    start += hop
+                let gain = Float((soundPower / reference.soundPower).squareRoot())
+                let mixture = zip(background, reference.samples).map { $0 + gain * $1 }
+                if let start = detectorStart(in: mixture, from: lead - frames(crossingLead), threshold: threshold,
+                                             hop: hop, window: window, confirm: confirm, search: search) {
+                    shifts.append(Double(start - lead))
                 }
-                guard let crossing else { continue }
-                var peak = crossing, peakPower = 0.0
-                var at = crossing
-                while at + window <= min(mixture.count, crossing + Int(0.010 * rate)) {
-                    let value = windowPower(at)
-                    if value > peakPower { (peak, peakPower) = (at, value) }
-                    at += hop
-                }
-                let searchStart = max(0, crossing - search)
-                let end = min(mixture.count, peak + window)
-                guard end - searchStart > 16 else { continue }
-                let picked = mixture[searchStart..<end].withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0).start }
-                shifts.append(Double(searchStart + picked - lead))
             }
             guard shifts.count >= minimumReferences, let bias = Summary(shifts)?.median else { continue }
-            let frames = Int(bias.rounded())
-            // Lateness only, and no more than a quiet tap's first milliseconds can hide: an
-            // earlier pick in the mixtures comes from a sound in the background stretch.
-            guard frames > 0, Double(frames) <= 0.003 * rate else { continue }
-            copy.onsets[position].frame -= frames
+            let correction = Int(bias.rounded())
+            // Lateness only: an earlier pick in the mixtures comes from a sound in the
+            // background stretch, and so does a correction beyond the largest.
+            guard correction > 0, correction <= frames(largestCorrection) else { continue }
+            copy.onsets[position].frame -= correction
             copy.onsets[position].time = Double(copy.onsets[position].frame) / rate
         }
         return copy
+    }
+
+    /// Where the detector would start a sound in `samples`: the first window from `earliest`
+    /// on whose power exceeds `threshold`, the highest window within `confirm` frames after it,
+    /// and the start picker (with its precursor step) from `search` frames before the crossing
+    /// to the end of that window. Nil when the threshold is never crossed.
+    static func detectorStart(in samples: [Float], from earliest: Int, threshold: Double,
+                              hop: Int, window: Int, confirm: Int, search: Int) -> Int? {
+        // Window powers from running sums of squares, from `earliest` on (no window before it
+        // is looked at).
+        let first = max(0, earliest)
+        guard first + window <= samples.count else { return nil }
+        var sums = [Double](repeating: 0, count: samples.count - first + 1)
+        var total = 0.0
+        for index in first..<samples.count {
+            total += Double(samples[index]) * Double(samples[index])
+            sums[index - first + 1] = total
+        }
+        func windowPower(_ start: Int) -> Double { (sums[start - first + window] - sums[start - first]) / Double(window) }
+        guard let crossing = stride(from: first, through: samples.count - window, by: hop)
+            .first(where: { windowPower($0) > threshold }) else { return nil }
+        let peak = stride(from: crossing, through: min(samples.count, crossing + confirm) - window, by: hop)
+            .max { windowPower($0) < windowPower($1) } ?? crossing
+        let searchStart = max(0, crossing - search)
+        let end = min(samples.count, peak + window)
+        guard end - searchStart > 16 else { return nil }
+        return searchStart + samples[searchStart..<end].withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0).start }
     }
 }

@@ -129,6 +129,18 @@ protocol AudioSource {
     func segment(start: Int, length: Int) throws(AudioError) -> [Float]?
 }
 
+extension AudioSource {
+    /// `length` frames from `start`, high-passed at `cutoff` as the detector hears them: the
+    /// filter runs from rest over the 50 ms before, so it has settled by `start`. Nil when
+    /// those 50 ms or the stretch lie outside the audio.
+    func highPassedSegment(start: Int, length: Int, cutoff: Double) throws(AudioError) -> [Float]? {
+        let preroll = Int(0.05 * sampleRate)
+        guard start - preroll >= 0, let raw = try segment(start: start - preroll, length: length + preroll) else { return nil }
+        var filter = HighPassFilter(cutoff: cutoff, sampleRate: sampleRate)
+        return Array(raw.map { filter.process($0) }.dropFirst(preroll))
+    }
+}
+
 struct FileSource: AudioSource {
     let reader: AudioFileReader
     var sampleRate: Double { reader.info.sampleRate }
@@ -219,13 +231,10 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     // and rumble, which vary from click to click, stay out of it).
     var template: BleedTemplate?
     if bleed == .cancel, let grid = grids.first {
-        let preroll = Int(0.05 * rate)
         var readError: AudioError?
         let read = { (start: Int, length: Int) -> [Float]? in
             do throws(AudioError) {
-                guard let raw = try source.segment(start: start - preroll, length: length + preroll) else { return nil }
-                var filter = HighPassFilter(cutoff: configuration.highPassCutoff, sampleRate: rate)
-                return Array(raw.map { filter.process($0) }.dropFirst(preroll))
+                return try source.highPassedSegment(start: start, length: length, cutoff: configuration.highPassCutoff)
             } catch {
                 readError = error
                 return nil

@@ -8,6 +8,14 @@ import TapAudio
 /// their shape but not their level, and their fitted gains spread from about 0.1 to 2 of the
 /// template's. The canceller subtracts a clean click outside its usual gains at the gain that
 /// fits it, and the grid check does not take that spread for silent grid points.
+/// Sample `index` of both suites' click at 48 kHz: a 1 kHz burst decaying over 8 ms, peak
+/// −40 dBFS, ``sineBurstLength`` (30 ms) long.
+func sineBurstClick(_ index: Int) -> Float {
+    let t = Double(index) / 48_000
+    return Float(0.01 * exp(-t / 0.008) * sin(2 * .pi * 1_000 * t))
+}
+let sineBurstLength = 1_440
+
 @Suite struct ClicksUnderGainControlTests {
     static let rate = 48_000.0
     static let period = 0.557
@@ -50,10 +58,7 @@ import TapAudio
         var samples = (0..<frames).map { _ in Float(0.0005 * random.gaussian()) }
         for k in 0..<36 {
             let first = Int((1 + Double(k) * period) * rate)
-            for offset in 0..<Int(0.030 * rate) {
-                let t = Double(offset) / rate
-                samples[first + offset] += Float(0.01 * exp(-t / 0.008) * sin(2 * .pi * 1_000 * t))
-            }
+            for offset in 0..<sineBurstLength { samples[first + offset] += sineBurstClick(offset) }
         }
         var taps: [Int] = []
         for k in stride(from: 1, to: 35, by: 2) {
@@ -85,12 +90,6 @@ import TapAudio
 @Suite struct GridCheckUnderGainControlTests {
     static let rate = 48_000.0
     static let period = 26_736.0   // 0.557 s
-    static let clickLength = 1_440
-
-    static func click(_ index: Int) -> Float {
-        let t = Double(index) / rate
-        return Float(0.01 * exp(-t / 0.008) * sin(2 * .pi * 1_000 * t))
-    }
 
     /// Clicks at every grid point (or only at even ones), each at a gain drawn log-normally
     /// around 0.55 (0.1–1.9), over noise 40 dB under the template's peak.
@@ -102,9 +101,9 @@ import TapAudio
         for k in 0..<count where !everyOther || k % 2 == 0 {
             let gain = min(1.9, max(0.1, 0.55 * exp(0.6 * random.gaussian())))
             let start = 1_000 + Int(Double(k) * period)
-            for index in 0..<clickLength { signal[start + index] += Float(gain) * click(index) }
+            for index in 0..<sineBurstLength { signal[start + index] += Float(gain) * sineBurstClick(index) }
         }
-        let template = BleedTemplate(samples: (0..<clickLength).map(click), leadFrames: 0, phaseFrames: 1_000,
+        let template = BleedTemplate(samples: (0..<sineBurstLength).map(sineBurstClick), leadFrames: 0, phaseFrames: 1_000,
                                      periodFrames: period, heardClicks: Array(0..<count))
         return template.verified { start, length in
             start >= 0 && start + length <= frames ? Array(signal[start..<(start + length)]) : nil
