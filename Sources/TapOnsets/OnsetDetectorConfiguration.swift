@@ -55,6 +55,12 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     /// to the taps of ``detectTapOnsets(inFile:channel:configuration:bleed:stimulus:stimulusConfiguration:)``.
     public var calibratesQuietTaps = true
 
+    /// Whether a recording whose taps come close together and sound unlike each other (dense
+    /// percussion: a drum kit) has its onsets completed from the spectral flux, which hears a
+    /// soft hit under a loud one's ring (Docs/robustness.md, "Dense material"). Applies as
+    /// ``calibratesQuietTaps`` does.
+    public var completesDensePercussion = true
+
     /// Onsets whose peak falls within this time from the start of the recording are dropped:
     /// the high-pass filter starts from rest, so whatever the recording starts with (hum, a DC
     /// offset) looks like a transient until the filter settles.

@@ -178,11 +178,19 @@ public func detectTapOnsets(in signal: Signal, configuration: OnsetDetectorConfi
 func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration: OnsetDetectorConfiguration,
                      bleed: BleedHandling, stimulus: StimulusInput?,
                      stimulusConfiguration: StimulusBleedConfiguration) throws(AudioError) -> TapOnsetDetection {
-    let detection = try unclassifiedOnsets(in: source, configuration: configuration, bleed: bleed, stimulus: stimulus,
+    var detection = try unclassifiedOnsets(in: source, configuration: configuration, bleed: bleed, stimulus: stimulus,
                            stimulusConfiguration: stimulusConfiguration)
         .classified(cut: configuration.minimumTapScore)
-    guard configuration.calibratesQuietTaps else { return detection }
-    return QuietTapCalibration.calibrated(detection, source: source, configuration: configuration)
+    if configuration.calibratesQuietTaps {
+        detection = QuietTapCalibration.calibrated(detection, source: source, configuration: configuration)
+    }
+    // The flux reads the recording as it is: where a stimulus file's bleed was subtracted
+    // before detection, its sounds are back in what the flux hears, and nothing marks them.
+    let bleedSubtracted = detection.stimulusBleed?.status == .removed
+    if configuration.completesDensePercussion, !bleedSubtracted, DensePercussion.applies(to: detection.onsets) {
+        detection = try DensePercussion.completed(detection, source: source, configuration: configuration)
+    }
+    return detection
 }
 
 /// The onsets of whichever path applies (stimulus file, click grid or neither), not yet scored.

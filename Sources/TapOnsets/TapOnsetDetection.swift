@@ -4,7 +4,8 @@ import TapStatistics
 /// Tap onsets of a recording, with the metronome bleed dealt with: what the latency
 /// analysis matches against touches.
 public struct TapOnsetDetection: Sendable, Equatable {
-    /// Onsets that may be taps (``OnsetKind/tap``: tap score at or above the cut), in time order.
+    /// Onsets that may be taps (``OnsetKind/tap``: tap score at or above the cut, or a hit of
+    /// dense percussion, ``densePercussionOnsets``), in time order.
     public var onsets: [Onset]
     /// Onsets of other sounds (``OnsetKind/other``: tap score below the cut), in time order.
     public var otherOnsets: [Onset] = []
@@ -19,6 +20,10 @@ public struct TapOnsetDetection: Sendable, Equatable {
     public var clippedRuns: Int = 0
     /// What became of the stimulus given for bleed removal; nil when none was given.
     public var stimulusBleed: StimulusBleedReport? = nil
+    /// When the recording was taken for dense percussion (a drum kit: taps close together
+    /// that sound unlike each other), how many taps the spectral flux added or took back from
+    /// the other sounds (Docs/robustness.md, "Dense material"); nil otherwise.
+    public var densePercussionOnsets: Int? = nil
 
     /// A detection from its parts (for tests and for onsets found elsewhere).
     public init(onsets: [Onset], otherOnsets: [Onset] = [], stimulusOnsets: [Onset] = [], cancelledClicks: Int = 0,

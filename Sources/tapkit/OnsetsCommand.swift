@@ -19,6 +19,11 @@ struct OnsetsCommand: ParsableCommand {
             estimated and subtracted from every recording given before detection (a file at \
             another sample rate is converted). When it cannot be used or its bleed is not found, \
             the metronome click grid is used instead and stderr says why.
+
+            Dense percussion (taps close together that sound unlike each other, as a drum kit's \
+            hits) is completed from the spectral flux, which hears a soft hit under a loud one's \
+            ring: every hit is then a tap, and stderr says how many the flux added \
+            (Docs/robustness.md, "Dense material").
             """)
 
     @Argument(help: "Audio files (any format libsndfile reads).")
@@ -63,6 +68,12 @@ struct OnsetsCommand: ParsableCommand {
                 let detection = try detectTapOnsets(inFile: file, channel: channel, configuration: configuration,
                                                     bleed: onsetOptions.bleed, stimulus: stimulusInput)
                 if let line = detection.stimulusBleed?.diagnostic(about: file) { printError(line) }
+                if let completed = detection.densePercussionOnsets {
+                    let found = completed == 0 ? "the spectral flux found no hit the detector had not"
+                        : "\(completed) taps from the spectral flux, added or taken back from the other sounds"
+                    printError("note: \(file): dense percussion (taps close together that sound unlike each other, "
+                               + "as a drum kit's hits): \(found)")
+                }
                 results.append((file, all ? detection.allOnsets : detection.onsets))
             } catch {
                 printError("error: \(error)")

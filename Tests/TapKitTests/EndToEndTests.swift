@@ -106,6 +106,17 @@ import TapAccuracy
         #expect(!onsets.isEmpty && onsets.allSatisfy { ($0["sound_centroid_hz"] as? Double ?? 0) > 0 })
     }
 
+    /// A drum kit's hits are taps (49 or more of its 54), and stderr says the spectral flux
+    /// completed them.
+    @Test func onsetsSaysWhenItCompletedDensePercussion() throws {
+        let result = try runTapKit(["onsets", packageRoot + "/Fixtures/drums/kit.flac", "--format", "csv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count - 1 >= 49, "\(result.stdout)")
+        #expect(result.stderr.contains("kit.flac: dense percussion"), "\(result.stderr)")
+        let taps = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "csv"])
+        #expect(!taps.stderr.contains("dense percussion"))
+    }
+
     /// Evaluate writes every key (null when absent, as latency does), `errors` as latency does,
     /// and the numbers CSV prints.
     @Test func evaluateJSONHasLatencysConventions() throws {
