@@ -52,7 +52,8 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
 
     /// Whether quiet taps' starts are corrected for how late the start picker finds them, as
     /// measured on the recording's own loud taps (Docs/algorithms.md, "Quiet taps"). Applies
-    /// to the taps of ``detectTapOnsets(inFile:channel:configuration:bleed:stimulus:stimulusConfiguration:)``.
+    /// to the taps and other sounds of
+    /// ``detectTapOnsets(inFile:channel:configuration:bleed:stimulus:stimulusConfiguration:)``.
     public var calibratesQuietTaps = true
 
     /// Whether a recording whose taps come close together and sound unlike each other (dense

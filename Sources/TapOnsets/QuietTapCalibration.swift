@@ -28,7 +28,8 @@ enum QuietTapCalibration {
     /// seconds: earlier, a blip of the background would be taken for it.
     static let crossingLead: Seconds = 0.005
 
-    /// `detection` with its quiet taps re-timed; `source` is the recording it was found in.
+    /// `detection` with its quiet taps and other sounds re-timed; `source` is the recording it
+    /// was found in.
     static func calibrated(_ detection: TapOnsetDetection, source: some AudioSource,
                            configuration: OnsetDetectorConfiguration) -> TapOnsetDetection {
         let rate = source.sampleRate
@@ -51,15 +52,16 @@ enum QuietTapCalibration {
             .compactMap { filtered(loud[$0].frame - lead, lead + tail) }
             .map { (samples: $0, soundPower: max(power($0[lead..<(lead + sound)]), 1e-30)) }
         guard references.count >= minimumReferences else { return detection }
-        var copy = detection
-        for (position, onset) in detection.onsets.enumerated() where onset.snrDB < quietSNR {
+        /// How many frames late the detector finds a sound like `onset`, nil when it cannot be
+        /// measured or lies outside what a quiet tap's start can hide.
+        func lateness(of onset: Onset) -> Int? {
             // The background is the stretch before the tap's own search began (one read).
             let first = onset.frame - search - (lead + tail)
-            guard let stretch = filtered(first, onset.frame + sound - first) else { continue }
+            guard let stretch = filtered(first, onset.frame + sound - first) else { return nil }
             let background = stretch[0..<(lead + tail)]
             let backgroundPower = power(background)
             let soundPower = power(stretch[(stretch.count - sound)...]) - backgroundPower
-            guard soundPower > 0 else { continue }
+            guard soundPower > 0 else { return nil }
             // The detector's threshold over the floor the quiet tap was found on.
             let threshold = pow(10, (onset.strength - onset.snrDB + configuration.thresholdDB) / 10)
             var shifts: [Double] = []
@@ -71,14 +73,26 @@ enum QuietTapCalibration {
                     shifts.append(Double(start - lead))
                 }
             }
-            guard shifts.count >= minimumReferences, let bias = Summary(shifts)?.median else { continue }
+            guard shifts.count >= minimumReferences, let bias = Summary(shifts)?.median else { return nil }
             let correction = Int(bias.rounded())
             // Lateness only: an earlier pick in the mixtures comes from a sound in the
             // background stretch, and so does a correction beyond the largest.
-            guard correction > 0, correction <= frames(largestCorrection) else { continue }
-            copy.onsets[position].frame -= correction
-            copy.onsets[position].time = Double(copy.onsets[position].frame) / rate
+            guard correction > 0, correction <= frames(largestCorrection) else { return nil }
+            return correction
         }
+        // Quiet onsets of other sounds too: matching may take one back for a touch (`TapModel`).
+        func recalibrated(_ onsets: [Onset]) -> [Onset] {
+            onsets.map { onset in
+                guard onset.snrDB < quietSNR, let correction = lateness(of: onset) else { return onset }
+                var retimed = onset
+                retimed.frame -= correction
+                retimed.time = Double(retimed.frame) / rate
+                return retimed
+            }
+        }
+        var copy = detection
+        copy.onsets = recalibrated(detection.onsets)
+        copy.otherOnsets = recalibrated(detection.otherOnsets)
         return copy
     }
 

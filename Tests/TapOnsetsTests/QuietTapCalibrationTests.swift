@@ -59,4 +59,25 @@ import TapAudio
         #expect(abs(after.quiet - after.loud) < 0.15, "seed \(seed): quiet \(after.quiet) ms, loud \(after.loud) ms calibrated")
         #expect(after.loud == before.loud)
     }
+
+    /// A quiet sound scored under the cut is re-timed as it would be as a tap: latency matching
+    /// may take it back for a touch.
+    @Test func quietOtherSoundsAreRetimedAsTapsAre() {
+        let (signal, _, _) = Self.session(seed: 1)
+        var plain = OnsetDetectorConfiguration.standard
+        plain.calibratesQuietTaps = false
+        let found = detectTapOnsets(in: signal, configuration: plain, bleed: .keep)
+        // Every second quiet tap handed over to the other sounds, as a score under the cut would.
+        let quiet = found.onsets.indices.filter { found.onsets[$0].snrDB < QuietTapCalibration.quietSNR }
+        let handed = Set(quiet.enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
+        var split = found
+        split.onsets = found.onsets.indices.filter { !handed.contains($0) }.map { found.onsets[$0] }
+        split.otherOnsets = handed.sorted().map { found.onsets[$0] }
+        let source = SignalSource(signal: signal)
+        let asTaps = QuietTapCalibration.calibrated(found, source: source, configuration: .standard)
+        let asOthers = QuietTapCalibration.calibrated(split, source: source, configuration: .standard)
+        #expect(handed.count >= 5)
+        #expect(asOthers.otherOnsets.map(\.frame) == handed.sorted().map { asTaps.onsets[$0].frame })
+        #expect(zip(asOthers.otherOnsets, split.otherOnsets).filter { $0.frame != $1.frame }.count >= handed.count / 2)
+    }
 }
