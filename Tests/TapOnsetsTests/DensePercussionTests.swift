@@ -45,6 +45,33 @@ import TapSim
         #expect(completed.densePercussionOnsets == completed.onsets.count - alone.onsets.count)
     }
 
+    /// A metronome played with the kit, its file given: its bleed is subtracted before
+    /// detection, and the flux, which reads the recording as it is, would hear the clicks again
+    /// with nothing to mark them, so the kit is not completed. Without the file, the click grid
+    /// marks the clicks and the kit is completed around them.
+    @Test func notCompletedAfterAStimulusFilesSubtraction() throws {
+        let kit = try Signal(contentsOf: Self.fixtures + "/kit.flac")
+        let rate = kit.sampleRate
+        // 1 kHz clicks every 0.37 s, off the kit's beat, about as loud as its snare.
+        var clicks = [Float](repeating: 0, count: kit.samples.count)
+        for start in stride(from: Int(0.6 * rate), to: clicks.count - Int(0.05 * rate), by: Int(0.37 * rate)) {
+            for offset in 0..<Int(0.03 * rate) {
+                let t = Double(offset) / rate
+                clicks[start + offset] = Float(0.3 * exp(-t / 0.005) * sin(2 * .pi * 1000 * t))
+            }
+        }
+        let stimulus = Signal(samples: clicks, sampleRate: rate)
+        let delay = Int(0.002 * rate)   // the acoustic path: 2 ms, at 0.8 of the level
+        let mixed = Signal(samples: kit.samples.indices.map { $0 >= delay ? kit.samples[$0] + 0.8 * clicks[$0 - delay] : kit.samples[$0] },
+                           sampleRate: rate)
+        let withFile = detectTapOnsets(in: mixed, bleed: .cancel, stimulus: StimulusInput(signal: stimulus))
+        #expect(withFile.stimulusBleed?.status == .removed)
+        #expect(DensePercussion.applies(to: withFile.onsets), "the kit is still a kit once the clicks are subtracted")
+        #expect(withFile.densePercussionOnsets == nil)
+        let withoutFile = detectTapOnsets(in: mixed, bleed: .cancel)
+        #expect(withoutFile.densePercussionOnsets != nil)
+    }
+
     /// Tapping at 2.4–6.7 taps a second (TapSim: varied taps, knocks, coughs, noise) keeps the
     /// detector's own onsets, untouched.
     @Test(arguments: [16, 17, 18] as [UInt64])
