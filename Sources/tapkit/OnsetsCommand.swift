@@ -22,7 +22,8 @@ struct OnsetsCommand: ParsableCommand {
 
             Dense percussion (taps close together that sound unlike each other, as a drum kit's \
             hits) is completed from the spectral flux, which hears a soft hit under a loud one's \
-            ring: every hit is then a tap, and stderr says how many the flux added \
+            ring: the hits it finds are taps, whatever their tap score, and stderr says how many \
+            it added \
             (Docs/robustness.md, "Dense material").
             """)
 
