@@ -62,6 +62,13 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     /// ``calibratesQuietTaps`` does.
     public var completesDensePercussion = true
 
+    /// Whether the detection runs again in a higher band (a high-pass at 1, 2 or 4 kHz instead
+    /// of ``highPassCutoff``) where the taps it found rise clearly further over the recording's
+    /// other sounds there: music, speech or a loud tonal metronome filling the low and middle
+    /// frequencies (``DetectionBandChoice``; Docs/robustness.md, "Taps under music and speech").
+    /// Applies as ``calibratesQuietTaps`` does.
+    public var choosesDetectionBand = true
+
     /// Onsets whose peak falls within this time from the start of the recording are dropped:
     /// the high-pass filter starts from rest, so whatever the recording starts with (hum, a DC
     /// offset) looks like a transient until the filter settles.

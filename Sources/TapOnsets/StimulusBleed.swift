@@ -178,6 +178,27 @@ public func detectTapOnsets(in signal: Signal, configuration: OnsetDetectorConfi
 func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration: OnsetDetectorConfiguration,
                      bleed: BleedHandling, stimulus: StimulusInput?,
                      stimulusConfiguration: StimulusBleedConfiguration) throws(AudioError) -> TapOnsetDetection {
+    let detection = try detectTapOnsetsInOneBand(source, configuration: configuration, bleed: bleed, stimulus: stimulus,
+                                                 stimulusConfiguration: stimulusConfiguration)
+    // Where a stimulus file's bleed was subtracted, the background the survey would measure
+    // in the recording is mostly that bleed, which the detection no longer hears.
+    guard configuration.choosesDetectionBand, detection.stimulusBleed?.status != .removed,
+          let band = try DetectionBandChoice.better(for: detection, source: source, configuration: configuration)
+    else { return detection }
+    // Everything again in the band where the taps stand clear: the click grid, the bleed's
+    // subtraction, the scores and the starts are all measured on what the detector hears.
+    var banded = configuration
+    banded.highPassCutoff = band.cutoff
+    var again = try detectTapOnsetsInOneBand(source, configuration: banded, bleed: bleed, stimulus: stimulus,
+                                             stimulusConfiguration: stimulusConfiguration)
+    again.detectionBand = band
+    return again
+}
+
+/// The whole detection with the configuration's high-pass.
+private func detectTapOnsetsInOneBand(_ source: some AudioSource & FrameReadable, configuration: OnsetDetectorConfiguration,
+                                      bleed: BleedHandling, stimulus: StimulusInput?,
+                                      stimulusConfiguration: StimulusBleedConfiguration) throws(AudioError) -> TapOnsetDetection {
     var detection = try unclassifiedOnsets(in: source, configuration: configuration, bleed: bleed, stimulus: stimulus,
                            stimulusConfiguration: stimulusConfiguration)
         .classified(cut: configuration.minimumTapScore)

@@ -24,6 +24,10 @@ public struct TapOnsetDetection: Sendable, Equatable {
     /// that sound unlike each other), how many taps the spectral flux added or took back from
     /// the other sounds (Docs/robustness.md, "Dense material"); nil otherwise.
     public var densePercussionOnsets: Int? = nil
+    /// When the detection ran in a higher band than the configured one because the taps stand
+    /// clearer of the recording's other sounds there (``DetectionBandChoice``), that band; nil
+    /// otherwise.
+    public var detectionBand: DetectionBand? = nil
 
     /// A detection from its parts (for tests and for onsets found elsewhere).
     public init(onsets: [Onset], otherOnsets: [Onset] = [], stimulusOnsets: [Onset] = [], cancelledClicks: Int = 0,

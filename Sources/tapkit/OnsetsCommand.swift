@@ -25,6 +25,13 @@ struct OnsetsCommand: ParsableCommand {
             ring: the hits it finds are taps, whatever their tap score, and stderr says how many \
             it added \
             (Docs/robustness.md, "Dense material").
+
+            Where another sound fills the low and middle frequencies for much of a recording \
+            (music from a loudspeaker, speech, a loud tonal metronome) and the taps found rise \
+            clearly further over it in a higher band, the whole detection runs again with a \
+            high-pass at 1, 2 or 4 kHz instead of 400 Hz, and stderr says which \
+            (Docs/robustness.md, "Taps under music and speech"). Not where a --stimulus file's \
+            bleed was subtracted.
             """)
 
     @Argument(help: "Audio files (any format libsndfile reads).")
@@ -69,6 +76,11 @@ struct OnsetsCommand: ParsableCommand {
                 let detection = try detectTapOnsets(inFile: file, channel: channel, configuration: configuration,
                                                     bleed: onsetOptions.bleed, stimulus: stimulusInput)
                 if let line = detection.stimulusBleed?.diagnostic(about: file) { printError(line) }
+                if let band = detection.detectionBand {
+                    printError(String(format: "note: %@: detected with a %.0f Hz high-pass, where the taps rise %.1f dB over the "
+                                      + "recording's other sounds (%.1f dB at %.0f Hz)", file, band.cutoff, band.contrastDB,
+                                      band.configuredContrastDB, configuration.highPassCutoff))
+                }
                 if let completed = detection.densePercussionOnsets {
                     let found = completed == 0 ? "the spectral flux found no hit the detector had not"
                         : "\(completed) taps from the spectral flux, added or taken back from the other sounds"

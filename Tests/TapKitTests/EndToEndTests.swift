@@ -117,6 +117,21 @@ import TapAccuracy
         #expect(!taps.stderr.contains("dense percussion"))
     }
 
+    /// Taps under loud low-pitched music are detected in a higher band, every one of them, and
+    /// stderr says which band; the fixture's taps keep the configured band.
+    @Test func onsetsSaysWhenItDetectedInAHigherBand() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-music-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Signal(samples: TapsUnderMusic.recording(musicLevel: 0.008), sampleRate: TapsUnderMusic.sampleRate).write(to: path)
+        let result = try runTapKit(["onsets", path, "--format", "csv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let times = result.stdout.split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[1]) }
+        #expect(TapsUnderMusic.tapTimes.allSatisfy { truth in times.contains { abs($0 - truth) <= 0.010 } }, "\(times)")
+        #expect(result.stderr.contains("detected with a 4000 Hz high-pass"), "\(result.stderr)")
+        let taps = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "csv"])
+        #expect(!taps.stderr.contains("high-pass"))
+    }
+
     /// Evaluate writes every key (null when absent, as latency does), `errors` as latency does,
     /// and the numbers CSV prints.
     @Test func evaluateJSONHasLatencysConventions() throws {

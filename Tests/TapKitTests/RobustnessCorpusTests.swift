@@ -13,7 +13,9 @@ import TapCorpus
 /// 5's mask boundary on an earlier sound's tail, `TapScore.tailMaskBoundary`, which sets aside
 /// two quiet taps 350 ms after a cough. Raised for `gated` held (0.87 → 0.88), `mp3`, `rate16k`,
 /// `noise-click`, `speech` and `keyboard` in session 6, when sounds unlike the taps and off
-/// their rhythm were set aside. `loudspeaker` added in session 8.)
+/// their rhythm were set aside. `loudspeaker` added in session 8. `music` dev 0.82 → 0.89 and
+/// `speech` held 0.90 → 0.92 in session 11, when the detector came to choose its band,
+/// `DetectionBandChoice`: 0.840 → 0.909 and 0.921 → 0.941.)
 @Suite(.serialized) struct RobustnessCorpusTests {
     /// F1 floors per condition, [dev, held].
     static let floors: [String: (dev: Double, held: Double)] = [
@@ -21,7 +23,7 @@ import TapCorpus
         "opus": (0.98, 0.98), "mp3": (0.98, 0.92), "rate16k": (0.98, 0.88), "rate8k": (0.98, 0.96),
         "reverb": (0.98, 0.95), "clipping": (0.95, 0.94), "dc-offset": (0.96, 0.98), "handling-noise": (0.95, 0.93),
         "sine-burst": (0.95, 0.98), "woodblock": (0.95, 0.96), "noise-click": (0.93, 0.96), "beep": (0.95, 0.90),
-        "music": (0.82, 0.91), "speech": (0.90, 0.90), "keyboard": (0.88, 0.86), "keyboard-taps": (0.98, 0.92),
+        "music": (0.89, 0.91), "speech": (0.90, 0.92), "keyboard": (0.88, 0.86), "keyboard-taps": (0.98, 0.92),
         // A 453 Hz beep as loud as the taps loses taps just before its beeps (0.545, session 8).
         "loudspeaker": (0.52, 0.96),
     ]

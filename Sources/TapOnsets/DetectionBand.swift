@@ -1,0 +1,173 @@
+import Foundation
+import TapAudio
+import TapStatistics
+
+/// The band the detector listens in, when it is not the configured one.
+///
+/// The detector high-passes at ``OnsetDetectorConfiguration/highPassCutoff`` (400 Hz): that
+/// keeps a tap's contact transient and drops hum and rumble. Where another sound fills the low
+/// and middle frequencies for much of the recording (music from a loudspeaker, speech nearby,
+/// a loud tonal metronome), a tap hardly rises over it there, and the detector misses it or
+/// scores it as lying in that sound's decay. A tap's contact is broadband; higher up, the other
+/// sound thins out and the tap stands clear. ``DetectionBandChoice`` measures, on the taps the
+/// detector found, how far they rise over the recording's background in the configured band
+/// and in higher ones, and when a higher band is clearly better the whole detection runs again
+/// there (Docs/robustness.md, "Taps under music and speech").
+public struct DetectionBand: Sendable, Equatable {
+    /// The cut-off of the high-pass the detection ran with, Hz.
+    public var cutoff: Double
+    /// How far the taps' median peak level lies over the background's 90th percentile in that
+    /// band, dB (``DetectionBandChoice``).
+    public var contrastDB: Double
+    /// The same in the configured band, dB.
+    public var configuredContrastDB: Double
+}
+
+/// The choice of ``DetectionBand``: a survey of short stretches of the recording, after the
+/// first detection.
+///
+/// **Contrast.** In a band (a 4th-order Butterworth high-pass at its cut-off, as the detector
+/// uses), each tap's level is the loudest 2 ms power within ``tapFrames`` frames from its start;
+/// the background's level is the 90th percentile of the 2 ms powers of stretches spread over the
+/// recording, leaving out ``excludedAroundTap`` around every tap. The contrast is the taps'
+/// median level minus that percentile: how far a typical tap stands over the loud moments of
+/// everything else.
+///
+/// **The rule.** Nothing changes where the configured band's contrast is ``contrastCeilingDB``
+/// or more (the background is quiet or gated: a higher band has nothing to win), or where fewer
+/// than ``leastTaps`` taps were found. Otherwise, of the ``candidateCutoffs`` under
+/// ``highestCutoffFraction`` of the sample rate that keep the taps within ``leastRetainedDB`` of
+/// their level in the configured band (a band above most of the taps' own power finds other
+/// sounds' hiss, speech's fricatives, rather than taps), the one of highest contrast is chosen
+/// when it gains at least ``leastGainDB`` over the configured band.
+///
+/// The numbers were chosen on the dev splits of the robustness corpus (Docs/robustness.md).
+public enum DetectionBandChoice {
+    /// The higher cut-offs tried, Hz.
+    public static let candidateCutoffs: [Double] = [1000, 2000, 4000]
+    /// A cut-off is tried only under this fraction of the sample rate (0.8 × Nyquist), so that
+    /// the band keeps some width.
+    public static let highestCutoffFraction = 0.4
+    /// At this contrast in the configured band or more, the band is kept, dB.
+    public static let contrastCeilingDB = 25.0
+    /// The least gain in contrast for which a higher band is chosen, dB.
+    public static let leastGainDB = 6.0
+    /// How far the taps' median level in a higher band may lie under their level in the
+    /// configured band, dB (a quarter of their power kept).
+    public static let leastRetainedDB = -6.0
+    /// The fewest taps the survey needs.
+    public static let leastTaps = 8
+    /// The most taps measured (evenly spread over the recording's).
+    public static let mostTaps = 100
+    /// The background's stretches: at most this many, each ``stretchDuration`` long, spread
+    /// evenly over the recording (a short recording is surveyed whole).
+    public static let mostStretches = 200
+    /// Length of a background stretch, seconds.
+    public static let stretchDuration: Seconds = 0.1
+    /// The frames whose power is measured, seconds.
+    public static let frameDuration: Seconds = 0.002
+    /// The frames from a tap's start within which its level is its loudest frame's.
+    public static let tapFrames = 5
+    /// Around each tap, what the background leaves out: from 20 ms before its start to 150 ms
+    /// after (its ring and rattle), seconds.
+    public static let excludedAroundTap: ClosedRange<Seconds> = -0.020...0.150
+    /// The high-pass settles from rest over this much audio before a measured stretch, seconds.
+    static let preroll: Seconds = 0.05
+
+    /// The band to detect in instead of the configured one, or nil when the configured band is
+    /// the best (or the recording gives too little to tell).
+    static func better(for detection: TapOnsetDetection, source: some AudioSource & FrameReadable,
+                       configuration: OnsetDetectorConfiguration) throws(AudioError) -> DetectionBand? {
+        let rate = source.sampleRate
+        let configured = configuration.highPassCutoff
+        let candidates = candidateCutoffs.filter { $0 > configured && $0 < highestCutoffFraction * rate }
+        let taps = detection.onsets.map(\.time).sorted()
+        guard !candidates.isEmpty, taps.count >= leastTaps else { return nil }
+        // The configured band alone first: in most recordings its contrast ends the question.
+        guard let configuredSurvey = try Survey.measure(source, cutoffs: [configured], taps: taps),
+              configuredSurvey.contrasts[0] < contrastCeilingDB else { return nil }
+        let cutoffs = [configured] + candidates
+        guard let survey = try Survey.measure(source, cutoffs: cutoffs, taps: taps) else { return nil }
+        let contrasts = survey.contrasts
+        let eligible = cutoffs.indices.dropFirst().filter { survey.tapLevels[$0] - survey.tapLevels[0] >= leastRetainedDB }
+        // The highest contrast; of equal ones, the lower band.
+        guard let best = eligible.max(by: { (contrasts[$0], -$0) < (contrasts[$1], -$1) }),
+              contrasts[best] - contrasts[0] >= leastGainDB else { return nil }
+        return DetectionBand(cutoff: cutoffs[best], contrastDB: contrasts[best], configuredContrastDB: contrasts[0])
+    }
+
+    /// Levels of the taps and of the background in each band.
+    struct Survey {
+        /// Per band: the taps' median level and the background's 90th percentile, dB.
+        var tapLevels: [Double], backgroundLevels: [Double]
+
+        var contrasts: [Double] { zip(tapLevels, backgroundLevels).map { $0 - $1 } }
+
+        /// Nil when no tap or no background frame could be measured.
+        static func measure(_ source: some AudioSource & FrameReadable, cutoffs: [Double],
+                            taps: [Seconds]) throws(AudioError) -> Survey? {
+            let rate = source.sampleRate
+            func frames(_ seconds: Seconds) -> Int { Int((seconds * rate).rounded()) }
+            let frame = max(1, frames(frameDuration)), preroll = frames(DetectionBandChoice.preroll)
+
+            // The taps: the loudest of the first frames after each start.
+            var tapLevels = [[Double]](repeating: [], count: cutoffs.count)
+            let step = max(1, Double(taps.count) / Double(mostTaps))
+            for index in stride(from: 0, to: Double(taps.count), by: step).map({ Int($0) }) {
+                let start = frames(taps[index])
+                guard let levels = try bandFrameLevels(source, start: start, frames: tapFrames, frameLength: frame,
+                                                       preroll: preroll, cutoffs: cutoffs) else { continue }
+                for band in cutoffs.indices { tapLevels[band].append(levels[band].max()!) }
+            }
+
+            // The background: stretches spread evenly, without the frames near a tap.
+            let stretchFrames = max(1, frames(stretchDuration) / frame)
+            let stretchLength = stretchFrames * frame
+            let usable = source.frameCount - preroll - stretchLength
+            guard usable > 0 else { return nil }
+            let stretches = min(mostStretches, max(1, source.frameCount / stretchLength))
+            var background = [[Double]](repeating: [], count: cutoffs.count)
+            var nextTap = 0
+            for stretch in 0..<stretches {
+                let start = preroll + Int(Double(usable) * Double(stretch) / Double(max(stretches - 1, 1)))
+                guard let levels = try bandFrameLevels(source, start: start, frames: stretchFrames, frameLength: frame,
+                                                       preroll: preroll, cutoffs: cutoffs) else { continue }
+                for k in 0..<stretchFrames {
+                    let from = Double(start + k * frame) / rate, to = Double(start + (k + 1) * frame) / rate
+                    // Taps whose excluded span ends before this frame are behind every later frame.
+                    while nextTap < taps.count && taps[nextTap] + excludedAroundTap.upperBound <= from { nextTap += 1 }
+                    if nextTap < taps.count && taps[nextTap] + excludedAroundTap.lowerBound < to { continue }
+                    for band in cutoffs.indices { background[band].append(levels[band][k]) }
+                }
+            }
+            guard !tapLevels[0].isEmpty, !background[0].isEmpty else { return nil }
+            return Survey(tapLevels: tapLevels.map { quantile($0.sorted(), 0.5) },
+                          backgroundLevels: background.map { quantile($0.sorted(), 0.9) })
+        }
+
+        /// The power of `frames` consecutive frames from `start`, in dB, in each band: the raw
+        /// stretch read once, each band's high-pass run over it from rest through `preroll`.
+        /// Nil where the stretch or its preroll lies outside the audio.
+        static func bandFrameLevels(_ source: some AudioSource, start: Int, frames: Int, frameLength: Int, preroll: Int,
+                                    cutoffs: [Double]) throws(AudioError) -> [[Double]]? {
+            guard start - preroll >= 0,
+                  let raw = try source.segment(start: start - preroll, length: preroll + frames * frameLength) else { return nil }
+            return cutoffs.map { cutoff in
+                var filter = HighPassFilter(cutoff: cutoff, sampleRate: source.sampleRate)
+                var levels = [Double](repeating: 0, count: frames)
+                var sum = 0.0
+                for (offset, sample) in raw.enumerated() {
+                    let value = Double(filter.process(sample))
+                    guard offset >= preroll else { continue }
+                    sum += value * value
+                    let position = offset - preroll + 1
+                    if position % frameLength == 0 {
+                        levels[position / frameLength - 1] = 10 * log10(sum / Double(frameLength) + 1e-20)
+                        sum = 0
+                    }
+                }
+                return levels
+            }
+        }
+    }
+}
