@@ -176,6 +176,14 @@ public struct OnsetDetector: Sendable {
         subtractedClicks += clicks
     }
 
+    /// The first start of a click heard in the first pass or subtracted in this one within
+    /// `frames`, if any.
+    private func firstClickStart(in frames: Range<Int>) -> Int? {
+        let heard = heardClicks.first { frames.contains($0) }
+        let subtracted = subtractedClicks.first { frames.contains($0) }
+        return [heard, subtracted].compactMap { $0 }.min()
+    }
+
     private func isAtSubtractedClick(_ frame: Int) -> Bool {
         subtractedClicks.contains { abs($0 - frame) <= clickStartTolerance }
     }
@@ -574,7 +582,15 @@ public struct OnsetDetector: Sendable {
         }
         let tenMilliseconds = max(1, Int((0.010 * sampleRate).rounded()))
         let head = meanPowerDB(from: frame, count: tenMilliseconds) ?? peakDB
-        let tail = meanPowerDB(from: frame + tenMilliseconds, count: 4 * tenMilliseconds) ?? head
+        // A click of the stimulus starting in the tail is not the sound's own decay: the tail is
+        // read up to it (a tap tens of milliseconds before a loud beep, as taps come before the
+        // beat), when half of the first 10 ms of it remain.
+        let tailStart = frame + tenMilliseconds
+        var tailLength = 4 * tenMilliseconds
+        if let click = firstClickStart(in: (tailStart + tenMilliseconds / 2)..<(tailStart + tailLength)) {
+            tailLength = click - tailStart
+        }
+        let tail = meanPowerDB(from: tailStart, count: tailLength) ?? head
         // The mask just before the onset's own sound: the hop whose window ends at its start.
         let maskHop = frame / hop - 1
         var mask = floorDB + threshold
