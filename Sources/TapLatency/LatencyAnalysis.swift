@@ -87,6 +87,9 @@ public struct TaskLatency: Sendable {
     public var stimulusBleed: StimulusBleedReport?
     /// The stimulus file given for bleed removal; nil when none was.
     public var stimulusPath: String?
+    /// The band the onsets were detected in when it was not the configured one (music or speech
+    /// drowned the taps there: `DetectionBandChoice`); nil otherwise.
+    public var detectionBand: DetectionBand?
 
     /// Creates the analysis of a task from its parts; ``latency`` is derived from the pairs.
     public init(id: TaskID, touches: [Seconds], onsets: [Onset], stimulusOnsets: [Onset] = [], match: MatchResult,
@@ -207,5 +210,6 @@ public func analyzeLatency(id: TaskID, touches: [Seconds], detection: TapOnsetDe
     task.otherOnsets = informed.otherOnsets
     task.recordingDuration = detection.duration
     task.clippedRuns = detection.clippedRuns
+    task.detectionBand = detection.detectionBand
     return task
 }

@@ -46,6 +46,10 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
     /// Whether the task's stimulus bleed was removed through its stimulus file; nil when no
     /// stimulus file was given, and always for `overall`. JSON only (CSV and table keep their columns).
     public var stimulusBleed: StimulusBleedRow?
+    /// The high-pass cut-off the task's onsets were detected with when the detector chose a
+    /// higher band than the configured one (music or speech drowned the taps there), Hz; nil
+    /// otherwise, and always for `overall`. JSON only.
+    public var detectionBandHz: Double?
     /// The matched pairs, when asked for.
     public var pairs: [PairRow]?
 
@@ -54,7 +58,8 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
         case nUnmatchedTouches = "n_unmatched_touches", nUnmatchedOnsets = "n_unmatched_onsets"
         case nMissedTouches = "n_missed_touches", nOtherOnsets = "n_other_onsets"
         case meanMs = "mean_ms", sdMs = "sd_ms", medianMs = "median_ms", iqrMs = "iqr_ms"
-        case ci95Ms = "ci95_ms", driftPpm = "drift_ppm", flags, stimulusBleed = "stimulus_bleed", pairs
+        case ci95Ms = "ci95_ms", driftPpm = "drift_ppm", flags, stimulusBleed = "stimulus_bleed"
+        case detectionBandHz = "detection_band_hz", pairs
     }
 
     /// Absent statistics are written as `null`, so every row has every field.
@@ -77,6 +82,7 @@ public struct LatencyRow: Sendable, Equatable, Encodable {
         try container.encode(driftPpm, forKey: .driftPpm)
         try container.encode(flags, forKey: .flags)
         try container.encode(stimulusBleed, forKey: .stimulusBleed)
+        try container.encode(detectionBandHz, forKey: .detectionBandHz)
         try container.encodeIfPresent(pairs, forKey: .pairs)
     }
 
@@ -216,6 +222,7 @@ extension LatencyRow {
         if let report = task.stimulusBleed, let file = task.stimulusPath {
             stimulusBleed = StimulusBleedRow(file: file, report: report)
         }
+        detectionBandHz = task.detectionBand?.cutoff
         if includePairs {
             pairs = task.match.pairs.map {
                 PairRow(touch: microseconds($0.touchTime), onset: microseconds($0.onsetTime), latencyMs: milliseconds($0.latency))

@@ -17,10 +17,17 @@ public struct DetectionBand: Sendable, Equatable {
     /// The cut-off of the high-pass the detection ran with, Hz.
     public var cutoff: Double
     /// How far the taps' median peak level lies over the background's 90th percentile in that
-    /// band, dB (``DetectionBandChoice``).
+    /// band, dB (``DetectionBandChoice``): the taps of the detection in the configured band,
+    /// those heard there, not the onsets the detection in this band returns.
     public var contrastDB: Double
     /// The same in the configured band, dB.
     public var configuredContrastDB: Double
+
+    /// One line for people: which band, and why.
+    public var message: String {
+        String(format: "detected with a %.0f Hz high-pass, where the taps found first rise %.1f dB over the recording's "
+               + "other sounds (%.1f dB in the configured band)", cutoff, contrastDB, configuredContrastDB)
+    }
 }
 
 /// The choice of ``DetectionBand``: a survey of short stretches of the recording, after the
@@ -35,7 +42,8 @@ public struct DetectionBand: Sendable, Equatable {
 ///
 /// **The rule.** Nothing changes where the configured band's contrast is ``contrastCeilingDB``
 /// or more (the background is quiet or gated: a higher band has nothing to win), or where fewer
-/// than ``leastTaps`` taps were found. Otherwise, of the ``candidateCutoffs`` under
+/// than ``leastTaps`` taps were found and measured or fewer than ``leastBackgroundFrames``
+/// background frames measured. Otherwise, of the ``candidateCutoffs`` under
 /// ``highestCutoffFraction`` of the sample rate that keep the taps within ``leastRetainedDB`` of
 /// their level in the configured band (a band above most of the taps' own power finds other
 /// sounds' hiss, speech's fricatives, rather than taps), the one of highest contrast is chosen
@@ -55,8 +63,11 @@ public enum DetectionBandChoice {
     /// How far the taps' median level in a higher band may lie under their level in the
     /// configured band, dB (a quarter of their power kept).
     public static let leastRetainedDB = -6.0
-    /// The fewest taps the survey needs.
+    /// The fewest taps the survey needs, found and measured.
     public static let leastTaps = 8
+    /// The fewest background frames the survey needs (1 s of them): where taps come so close
+    /// together that little lies outside their windows, what does is their own tails.
+    public static let leastBackgroundFrames = 500
     /// The most taps measured (evenly spread over the recording's).
     public static let mostTaps = 100
     /// The background's stretches: at most this many, each ``stretchDuration`` long, spread
@@ -85,9 +96,11 @@ public enum DetectionBandChoice {
         guard !candidates.isEmpty, taps.count >= leastTaps else { return nil }
         // The configured band alone first: in most recordings its contrast ends the question.
         guard let configuredSurvey = try Survey.measure(source, cutoffs: [configured], taps: taps),
-              configuredSurvey.contrasts[0] < contrastCeilingDB else { return nil }
+              configuredSurvey.contrasts[0] < contrastCeilingDB,
+              let higher = try Survey.measure(source, cutoffs: candidates, taps: taps) else { return nil }
         let cutoffs = [configured] + candidates
-        guard let survey = try Survey.measure(source, cutoffs: cutoffs, taps: taps) else { return nil }
+        let survey = Survey(tapLevels: configuredSurvey.tapLevels + higher.tapLevels,
+                            backgroundLevels: configuredSurvey.backgroundLevels + higher.backgroundLevels)
         let contrasts = survey.contrasts
         let eligible = cutoffs.indices.dropFirst().filter { survey.tapLevels[$0] - survey.tapLevels[0] >= leastRetainedDB }
         // The highest contrast; of equal ones, the lower band.
@@ -103,7 +116,8 @@ public enum DetectionBandChoice {
 
         var contrasts: [Double] { zip(tapLevels, backgroundLevels).map { $0 - $1 } }
 
-        /// Nil when no tap or no background frame could be measured.
+        /// Nil when fewer than ``leastTaps`` taps or ``leastBackgroundFrames`` background frames
+        /// could be measured.
         static func measure(_ source: some AudioSource & FrameReadable, cutoffs: [Double],
                             taps: [Seconds]) throws(AudioError) -> Survey? {
             let rate = source.sampleRate
@@ -117,19 +131,28 @@ public enum DetectionBandChoice {
                 let start = frames(taps[index])
                 guard let levels = try bandFrameLevels(source, start: start, frames: tapFrames, frameLength: frame,
                                                        preroll: preroll, cutoffs: cutoffs) else { continue }
-                for band in cutoffs.indices { tapLevels[band].append(levels[band].max()!) }
+                let peaks = levels.map { $0.max()! }
+                // Samples that are not numbers (a signal in memory is not checked) are no level.
+                guard peaks.allSatisfy(\.isFinite) else { continue }
+                for band in cutoffs.indices { tapLevels[band].append(peaks[band]) }
             }
 
-            // The background: stretches spread evenly, without the frames near a tap.
+            // The background: stretches spread evenly, without the frames near a tap. Each lies
+            // in its own share of the recording (after the first preroll), at an offset within it
+            // that steps by the golden ratio, so that shares a whole number of tapping periods long
+            // do not all sample one phase of the taps. A short recording is tiled whole.
             let stretchFrames = max(1, frames(stretchDuration) / frame)
             let stretchLength = stretchFrames * frame
-            let usable = source.frameCount - preroll - stretchLength
-            guard usable > 0 else { return nil }
-            let stretches = min(mostStretches, max(1, source.frameCount / stretchLength))
+            let available = source.frameCount - preroll
+            guard available >= stretchLength else { return nil }
+            let stretches = min(mostStretches, available / stretchLength)
+            let share = Double(available) / Double(stretches)
             var background = [[Double]](repeating: [], count: cutoffs.count)
             var nextTap = 0
             for stretch in 0..<stretches {
-                let start = preroll + Int(Double(usable) * Double(stretch) / Double(max(stretches - 1, 1)))
+                let offset = (Double(stretch) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1)
+                    * (share - Double(stretchLength))
+                let start = preroll + Int(Double(stretch) * share + offset)
                 guard let levels = try bandFrameLevels(source, start: start, frames: stretchFrames, frameLength: frame,
                                                        preroll: preroll, cutoffs: cutoffs) else { continue }
                 for k in 0..<stretchFrames {
@@ -137,10 +160,11 @@ public enum DetectionBandChoice {
                     // Taps whose excluded span ends before this frame are behind every later frame.
                     while nextTap < taps.count && taps[nextTap] + excludedAroundTap.upperBound <= from { nextTap += 1 }
                     if nextTap < taps.count && taps[nextTap] + excludedAroundTap.lowerBound < to { continue }
+                    guard cutoffs.indices.allSatisfy({ levels[$0][k].isFinite }) else { continue }
                     for band in cutoffs.indices { background[band].append(levels[band][k]) }
                 }
             }
-            guard !tapLevels[0].isEmpty, !background[0].isEmpty else { return nil }
+            guard tapLevels[0].count >= leastTaps, background[0].count >= leastBackgroundFrames else { return nil }
             return Survey(tapLevels: tapLevels.map { quantile($0.sorted(), 0.5) },
                           backgroundLevels: background.map { quantile($0.sorted(), 0.9) })
         }

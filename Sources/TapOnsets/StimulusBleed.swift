@@ -187,10 +187,13 @@ func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration:
     else { return detection }
     // Everything again in the band where the taps stand clear: the click grid, the bleed's
     // subtraction, the scores and the starts are all measured on what the detector hears.
+    // A stimulus file that could not be used or subtracted in the configured band is not tried
+    // again: its report stands.
     var banded = configuration
     banded.highPassCutoff = band.cutoff
-    var again = try detectTapOnsetsInOneBand(source, configuration: banded, bleed: bleed, stimulus: stimulus,
+    var again = try detectTapOnsetsInOneBand(source, configuration: banded, bleed: bleed, stimulus: nil,
                                              stimulusConfiguration: stimulusConfiguration)
+    again.stimulusBleed = detection.stimulusBleed
     again.detectionBand = band
     return again
 }

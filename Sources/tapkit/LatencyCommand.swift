@@ -106,15 +106,16 @@ struct LatencyCommand: ParsableCommand {
 /// warnings, skipped entries (a warning when the name looks like a task's, else a note),
 /// each quality flag of each task, and each stimulus whose bleed was not removed (a warning
 /// when the file could not be used, a note when its bleed was not found, not reduced, or its
-/// removal was set aside for the click grid's result).
+/// removal was set aside for the click grid's result), and each task detected in a band the
+/// detector chose (a note).
 func printDiagnostics(_ report: FolderLatencyReport, options: LatencyAnalysisOptions) {
     for failure in report.failures { printError("error: \(failure)") }
     for warning in report.warnings { printError("warning: \(warning)") }
     for skipped in report.skippedFiles { printError("\(skipped.looksLikeTask ? "warning" : "note"): \(skipped)") }
     for task in report.tasks {
         for line in task.flagWarnings(matching: options.matching) { printError("warning: \(line)") }
-        if let line = task.stimulusBleed?.diagnostic(about: "\(task.audioPath ?? task.id.description): task \(task.id)") {
-            printError(line)
-        }
+        let subject = "\(task.audioPath ?? task.id.description): task \(task.id)"
+        if let line = task.stimulusBleed?.diagnostic(about: subject) { printError(line) }
+        if let band = task.detectionBand { printError("note: \(subject): \(band.message)") }
     }
 }

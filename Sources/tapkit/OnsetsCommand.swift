@@ -69,25 +69,21 @@ struct OnsetsCommand: ParsableCommand {
         try provenanceOption.check(inputs: inputs)
         let stimulusInput = stimulus.map { StimulusInput(path: $0, offset: stimulusOffset ?? 0) }
         var errors: [ErrorRow] = []
-        var results: [(file: String, onsets: [Onset])] = []
+        var results: [(file: String, onsets: [Onset], band: DetectionBand?)] = []
         var failures = 0
         for file in files {
             do {
                 let detection = try detectTapOnsets(inFile: file, channel: channel, configuration: configuration,
                                                     bleed: onsetOptions.bleed, stimulus: stimulusInput)
                 if let line = detection.stimulusBleed?.diagnostic(about: file) { printError(line) }
-                if let band = detection.detectionBand {
-                    printError(String(format: "note: %@: detected with a %.0f Hz high-pass, where the taps rise %.1f dB over the "
-                                      + "recording's other sounds (%.1f dB at %.0f Hz)", file, band.cutoff, band.contrastDB,
-                                      band.configuredContrastDB, configuration.highPassCutoff))
-                }
+                if let band = detection.detectionBand { printError("note: \(file): \(band.message)") }
                 if let completed = detection.densePercussionOnsets {
                     let found = completed == 0 ? "the spectral flux found no hit the detector had not"
                         : "\(completed) taps from the spectral flux, added or taken back from the other sounds"
                     printError("note: \(file): dense percussion (taps close together that sound unlike each other, "
                                + "as a drum kit's hits): \(found)")
                 }
-                results.append((file, all ? detection.allOnsets : detection.onsets))
+                results.append((file, all ? detection.allOnsets : detection.onsets, detection.detectionBand))
             } catch {
                 printError("error: \(error)")
                 errors.append(ErrorRow(file: file, message: "\(error)"))
@@ -116,7 +112,16 @@ struct OnsetsCommand: ParsableCommand {
         case .json:
             struct FileOnsets: Encodable {
                 var file: String
+                /// The high-pass the detection ran with when it chose a higher band; null otherwise.
+                var detection_band_hz: Double?
                 var onsets: [Row]
+                enum CodingKeys: String, CodingKey { case file, detection_band_hz, onsets }
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(file, forKey: .file)
+                    try container.encode(detection_band_hz, forKey: .detection_band_hz)
+                    try container.encode(onsets, forKey: .onsets)
+                }
                 struct Row: Encodable {
                     var time: Double
                     var strength: Double
@@ -139,7 +144,7 @@ struct OnsetsCommand: ParsableCommand {
                 var errors: [ErrorRow]
             }
             let fileOnsets = results.map { result in
-                FileOnsets(file: result.file, onsets: result.onsets.map { onset in
+                FileOnsets(file: result.file, detection_band_hz: result.band?.cutoff, onsets: result.onsets.map { onset in
                     func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
                     let measured = features ? onset.features : nil
                     return .init(time: (onset.time * 1e6).rounded() / 1e6, strength: hundredths(onset.strength),

@@ -128,8 +128,37 @@ import TapAccuracy
         let times = result.stdout.split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[1]) }
         #expect(TapsUnderMusic.tapTimes.allSatisfy { truth in times.contains { abs($0 - truth) <= 0.010 } }, "\(times)")
         #expect(result.stderr.contains("detected with a 4000 Hz high-pass"), "\(result.stderr)")
-        let taps = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "csv"])
+        let json = try runTapKit(["onsets", path, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let file = try #require((document["files"] as? [[String: Any]])?.first)
+        #expect(file["detection_band_hz"] as? Double == 4000, "\(file.keys)")
+        let taps = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "json"])
         #expect(!taps.stderr.contains("high-pass"))
+        let fixtureFile = try #require(((try JSONSerialization.jsonObject(with: Data(taps.stdout.utf8)) as? [String: Any])?["files"]
+                                         as? [[String: Any]])?.first)
+        #expect(fixtureFile["detection_band_hz"] is NSNull)
+    }
+
+    /// The latency analysis detects the same way: a task under loud low music is detected in
+    /// the higher band, its JSON row says which, and stderr notes it; every touch finds its tap.
+    @Test func latencySaysWhichBandATaskWasDetectedIn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-band-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Signal(samples: TapsUnderMusic.recording(musicLevel: 0.008), sampleRate: TapsUnderMusic.sampleRate)
+            .write(to: folder + "/001_01.wav")
+        // Touches 15 ms after the taps, as a touch screen reports them.
+        try TapsUnderMusic.tapTimes.map { String(format: "%.6f", $0 + 0.015) }.joined(separator: "\n")
+            .write(toFile: folder + "/001_01.txt", atomically: true, encoding: .utf8)
+        try "0\n".write(toFile: folder + "/001_play_order.txt", atomically: true, encoding: .utf8)
+        let result = try runTapKit(["latency", folder, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("task 001_01: detected with a 4000 Hz high-pass"), "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let task = try #require((document["tasks"] as? [[String: Any]])?.first)
+        #expect(task["detection_band_hz"] as? Double == 4000)
+        #expect(task["n_matched"] as? Int == TapsUnderMusic.tapTimes.count, "\(task)")
+        #expect((document["overall"] as? [String: Any])?["detection_band_hz"] is NSNull)
     }
 
     /// Evaluate writes every key (null when absent, as latency does), `errors` as latency does,
