@@ -22,6 +22,9 @@ struct OnsetOptions: ParsableArguments {
     @Option(help: "Metronome bleed: cancel (subtract the clicks and detect again), reject (set click onsets aside) or keep.")
     var bleed = BleedHandling.cancel
 
+    @Flag(help: "Detect in the configured band only (a 400 Hz high-pass): never in a higher band chosen where music or speech drowns the taps, so that strengths and features compare across recordings.")
+    var fixedBand = false
+
     func detectorConfiguration() throws -> OnsetDetectorConfiguration {
         guard var configuration = OnsetDetectorConfiguration.preset(named: preset) else {
             throw ValidationError("unknown preset '\(preset)'; choose one of \(OnsetDetectorConfiguration.presetNames.joined(separator: ", "))")
@@ -34,6 +37,7 @@ struct OnsetOptions: ParsableArguments {
             guard (0...1).contains(minScore) else { throw ValidationError("--min-score must lie between 0 and 1") }
             configuration.minimumTapScore = minScore
         }
+        configuration.choosesDetectionBand = !fixedBand
         return configuration
     }
 

@@ -31,7 +31,7 @@ struct OnsetsCommand: ParsableCommand {
             clearly further over it in a higher band, the whole detection runs again with a \
             high-pass at 1, 2 or 4 kHz instead of 400 Hz, and stderr says which \
             (Docs/robustness.md, "Taps under music and speech"). Not where a --stimulus file's \
-            bleed was subtracted.
+            bleed was subtracted, nor with --fixed-band.
             """)
 
     @Argument(help: "Audio files (any format libsndfile reads).")

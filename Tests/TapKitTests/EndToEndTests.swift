@@ -132,6 +132,10 @@ import TapAccuracy
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let file = try #require((document["files"] as? [[String: Any]])?.first)
         #expect(file["detection_band_hz"] as? Double == 4000, "\(file.keys)")
+        // --fixed-band keeps the configured band: fewer taps, no note.
+        let fixed = try runTapKit(["onsets", path, "--format", "csv", "--fixed-band"])
+        #expect(fixed.status == 0 && !fixed.stderr.contains("high-pass"), "\(fixed.stderr)")
+        #expect(fixed.stdout.split(separator: "\n").count - 1 < TapsUnderMusic.tapTimes.count)
         let taps = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "json"])
         #expect(!taps.stderr.contains("high-pass"))
         let fixtureFile = try #require(((try JSONSerialization.jsonObject(with: Data(taps.stdout.utf8)) as? [String: Any])?["files"]
