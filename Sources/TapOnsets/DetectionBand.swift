@@ -34,7 +34,7 @@ public struct DetectionBand: Sendable, Equatable {
 /// first detection.
 ///
 /// **Contrast.** In a band (a 4th-order Butterworth high-pass at its cut-off, as the detector
-/// uses), each tap's level is the loudest 2 ms power within ``tapFrames`` frames from its start;
+/// uses, settled over the 50 ms before each stretch: `highPassedSegments`), each tap's level is the loudest 2 ms power within ``tapFrames`` frames from its start;
 /// the background's level is the 90th percentile of the 2 ms powers of stretches spread over the
 /// recording, leaving out ``excludedAroundTap`` around every tap. The contrast is the taps'
 /// median level minus that percentile: how far a typical tap stands over the loud moments of
@@ -82,8 +82,6 @@ public enum DetectionBandChoice {
     /// Around each tap, what the background leaves out: from 20 ms before its start to 150 ms
     /// after (its ring and rattle), seconds.
     public static let excludedAroundTap: ClosedRange<Seconds> = -0.020...0.150
-    /// The high-pass settles from rest over this much audio before a measured stretch, seconds.
-    static let preroll: Seconds = 0.05
 
     /// The band to detect in instead of the configured one, or nil when the configured band is
     /// the best (or the recording gives too little to tell).
@@ -122,7 +120,8 @@ public enum DetectionBandChoice {
                             taps: [Seconds]) throws(AudioError) -> Survey? {
             let rate = source.sampleRate
             func frames(_ seconds: Seconds) -> Int { Int((seconds * rate).rounded()) }
-            let frame = max(1, frames(frameDuration)), preroll = frames(DetectionBandChoice.preroll)
+            let frame = max(1, frames(frameDuration))
+            let preroll = source.highPassSettlingFrames
 
             // The taps: the loudest of the first frames after each start.
             var tapLevels = [[Double]](repeating: [], count: cutoffs.count)
@@ -130,7 +129,7 @@ public enum DetectionBandChoice {
             for index in stride(from: 0, to: Double(taps.count), by: step).map({ Int($0) }) {
                 let start = frames(taps[index])
                 guard let levels = try bandFrameLevels(source, start: start, frames: tapFrames, frameLength: frame,
-                                                       preroll: preroll, cutoffs: cutoffs) else { continue }
+                                                       cutoffs: cutoffs) else { continue }
                 let peaks = levels.map { $0.max()! }
                 // Samples that are not numbers (a signal in memory is not checked) are no level.
                 guard peaks.allSatisfy(\.isFinite) else { continue }
@@ -154,7 +153,7 @@ public enum DetectionBandChoice {
                     * (share - Double(stretchLength))
                 let start = preroll + Int(Double(stretch) * share + offset)
                 guard let levels = try bandFrameLevels(source, start: start, frames: stretchFrames, frameLength: frame,
-                                                       preroll: preroll, cutoffs: cutoffs) else { continue }
+                                                       cutoffs: cutoffs) else { continue }
                 for k in 0..<stretchFrames {
                     let from = Double(start + k * frame) / rate, to = Double(start + (k + 1) * frame) / rate
                     // Taps whose excluded span ends before this frame are behind every later frame.
@@ -169,28 +168,17 @@ public enum DetectionBandChoice {
                           backgroundLevels: background.map { quantile($0.sorted(), 0.9) })
         }
 
-        /// The power of `frames` consecutive frames from `start`, in dB, in each band: the raw
-        /// stretch read once, each band's high-pass run over it from rest through `preroll`.
-        /// Nil where the stretch or its preroll lies outside the audio.
-        static func bandFrameLevels(_ source: some AudioSource, start: Int, frames: Int, frameLength: Int, preroll: Int,
+        /// The power of `frames` consecutive frames from `start`, in dB, in each band (the
+        /// stretch read once). Nil where the stretch or the 50 ms before it lie outside the audio.
+        static func bandFrameLevels(_ source: some AudioSource, start: Int, frames: Int, frameLength: Int,
                                     cutoffs: [Double]) throws(AudioError) -> [[Double]]? {
-            guard start - preroll >= 0,
-                  let raw = try source.segment(start: start - preroll, length: preroll + frames * frameLength) else { return nil }
-            return cutoffs.map { cutoff in
-                var filter = HighPassFilter(cutoff: cutoff, sampleRate: source.sampleRate)
-                var levels = [Double](repeating: 0, count: frames)
-                var sum = 0.0
-                for (offset, sample) in raw.enumerated() {
-                    let value = Double(filter.process(sample))
-                    guard offset >= preroll else { continue }
-                    sum += value * value
-                    let position = offset - preroll + 1
-                    if position % frameLength == 0 {
-                        levels[position / frameLength - 1] = 10 * log10(sum / Double(frameLength) + 1e-20)
-                        sum = 0
-                    }
+            guard let bands = try source.highPassedSegments(start: start, length: frames * frameLength, cutoffs: cutoffs)
+            else { return nil }
+            return bands.map { samples in
+                (0..<frames).map { k in
+                    let sum = samples[(k * frameLength)..<((k + 1) * frameLength)].reduce(0.0) { $0 + Double($1) * Double($1) }
+                    return 10 * log10(sum / Double(frameLength) + 1e-20)
                 }
-                return levels
             }
         }
     }

@@ -177,11 +177,12 @@ public struct OnsetDetector: Sendable {
     }
 
     /// The first start of a click heard in the first pass or subtracted in this one within
-    /// `frames`, if any.
+    /// `frames`, if any (both lists ascend: a binary search in each).
     private func firstClickStart(in frames: Range<Int>) -> Int? {
-        let heard = heardClicks.first { frames.contains($0) }
-        let subtracted = subtractedClicks.first { frames.contains($0) }
-        return [heard, subtracted].compactMap { $0 }.min()
+        [heardClicks, subtractedClicks].compactMap { clicks in
+            let next = clicks.firstIndex(notBelow: frames.lowerBound)
+            return next < clicks.count && frames.contains(clicks[next]) ? clicks[next] : nil
+        }.min()
     }
 
     private func isAtSubtractedClick(_ frame: Int) -> Bool {

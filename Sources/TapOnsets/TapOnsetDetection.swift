@@ -139,14 +139,24 @@ protocol AudioSource {
 }
 
 extension AudioSource {
+    /// The 50 ms before a segment over which its high-pass settles from rest, frames.
+    var highPassSettlingFrames: Int { Int(0.05 * sampleRate) }
+
     /// `length` frames from `start`, high-passed at `cutoff` as the detector hears them: the
     /// filter runs from rest over the 50 ms before, so it has settled by `start`. Nil when
     /// those 50 ms or the stretch lie outside the audio.
     func highPassedSegment(start: Int, length: Int, cutoff: Double) throws(AudioError) -> [Float]? {
-        let preroll = Int(0.05 * sampleRate)
+        try highPassedSegments(start: start, length: length, cutoffs: [cutoff])?.first
+    }
+
+    /// The same stretch high-passed at each of `cutoffs`, the audio read once.
+    func highPassedSegments(start: Int, length: Int, cutoffs: [Double]) throws(AudioError) -> [[Float]]? {
+        let preroll = highPassSettlingFrames
         guard start - preroll >= 0, let raw = try segment(start: start - preroll, length: length + preroll) else { return nil }
-        var filter = HighPassFilter(cutoff: cutoff, sampleRate: sampleRate)
-        return Array(raw.map { filter.process($0) }.dropFirst(preroll))
+        return cutoffs.map { cutoff in
+            var filter = HighPassFilter(cutoff: cutoff, sampleRate: sampleRate)
+            return Array(raw.map { filter.process($0) }.dropFirst(preroll))
+        }
     }
 }
 
