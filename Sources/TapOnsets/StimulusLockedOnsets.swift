@@ -55,6 +55,33 @@ public enum StimulusLockedOnsets {
         return found
     }
 
+    /// A grid of clicks at one level whose starts were picked up to a few cycles apart: the
+    /// fallback when ``grids(in:levels:tolerance:periodRange:minimumCount:maximumGrids:)``
+    /// finds none, or nil.
+    ///
+    /// A tonal click (a beep, a low sine burst) rises over several cycles, and the start
+    /// picker places its start on one cycle or the next (a 500 Hz beep's starts fall 1 ms
+    /// apart, in clusters), a spread the grid's 1 ms tolerance refuses. Here the tolerance may
+    /// reach ``cycleTolerance``, and at least two thirds of the members must lie within
+    /// ``sameLevelDB`` of their median level, as a metronome's clicks do. So wide a tolerance
+    /// lets through sounds that merely recur (one drum of a kit every bar): the caller keeps
+    /// such a grid only when its clicks also sound alike (``BleedTemplate/likeness``).
+    static func cycleSlippedGrid(in times: [Seconds], levels: [Double], periodRange: ClosedRange<Seconds> = 0.1...2.0,
+                                 minimumCount: Int) -> (grid: Grid, members: [Int])? {
+        precondition(levels.count == times.count, "one level per onset")
+        let tolerance = 0.0003...cycleTolerance
+        guard let grid = fitGrid(times, levels: levels, tolerance: tolerance, periodRange: periodRange,
+                                 minimumCount: minimumCount) else { return nil }
+        let members = times.indices.filter { grid.distance(times[$0]) <= grid.tolerance }
+        guard members.count >= minimumCount,
+              3 * sameLevelMembers(members, levels: levels).count >= 2 * members.count else { return nil }
+        return (grid, members)
+    }
+
+    /// The widest tolerance of a grid of cycle-slipped clicks, seconds: two cycles of a tone at
+    /// 700 Hz, one and a half at 500 Hz.
+    static let cycleTolerance: Seconds = 0.003
+
     /// `phase + k × period`.
     struct Grid {
         var phase: Double

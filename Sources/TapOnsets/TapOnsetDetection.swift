@@ -243,7 +243,14 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     let first = found[0]
     guard bleed != .keep else { return TapOnsetDetection(onsets: first, stimulusOnsets: [], cancelledClicks: 0) }
     let probe = found[1]
-    let grids = StimulusLockedOnsets.grids(in: probe.map(\.time), levels: probe.map(\.strength), minimumCount: 6)
+    var grids = StimulusLockedOnsets.grids(in: probe.map(\.time), levels: probe.map(\.strength), minimumCount: 6)
+    // Loud tonal clicks (beeps through a loudspeaker) are timed a cycle apart and form no grid
+    // at the usual tolerance; such a grid stands only if its clicks sound alike (below).
+    let cycleSlipped = grids.isEmpty
+    if cycleSlipped, let grid = StimulusLockedOnsets.cycleSlippedGrid(in: probe.map(\.time), levels: probe.map(\.strength),
+                                                                       minimumCount: 6) {
+        grids = [grid]
+    }
     let stimulus = Set(grids.flatMap(\.members)).sorted().map { probe[$0] }
 
     // The click template, from high-passed segments (the band the detector listens to: hum
@@ -264,6 +271,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
         // Only where the recording bears the grid out (not at a half or a third of the period).
         template = template?.verified(segment: read)
         if let readError { throw readError }
+        if cycleSlipped, let likeness = template?.likeness, likeness < minimumCycleSlippedLikeness { template = nil }
     }
     guard let template else { return setAsideStimulus(first, cancelledClicks: 0) }
 
@@ -296,6 +304,11 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     return TapOnsetDetection(onsets: taps, stimulusOnsets: (stimulus + residues).sorted { $0.time < $1.time },
                              cancelledClicks: canceller.cancelledClicks)
 }
+
+/// How alike the clicks of a cycle-slipped grid must sound (``BleedTemplate/likeness``): loud
+/// beeps and sine bursts through a loudspeaker reach 0.99; quiet bleed clicks, which the usual
+/// grid search serves, 0.3–0.95, and the drums of a kit that recur on one grid 0.3.
+let minimumCycleSlippedLikeness = 0.9
 
 /// Splits pass-2 onsets into sounds and click residues: onsets starting within
 /// ``clickResidueWindow`` of a heard click's start and at least ``clickResidueMarginDB`` weaker
