@@ -50,6 +50,10 @@ public enum CorpusCondition: String, Sendable, CaseIterable, Codable {
     /// is 15–35 dB louder than the headphone leak of the other stimulus conditions, as loud as
     /// the taps or louder.
     case loudspeaker
+    /// `loudspeaker` recorded by a phone that stores AAC (48–64 kbit/s, decoded back): the
+    /// codec's pre-echo smears the start of each loud click by up to a few milliseconds, click
+    /// by click (added in session 12).
+    case loudspeakerAAC = "loudspeaker-aac"
 
     /// The name used in file names, the manifest and on the command line.
     public var name: String { rawValue }
@@ -60,7 +64,7 @@ public enum CorpusCondition: String, Sendable, CaseIterable, Codable {
     /// Whether the condition adds a foreign stimulus whose clean file is written beside the item.
     public var hasStimulus: Bool {
         switch self {
-        case .sineBurst, .woodblock, .noiseClick, .beep, .music, .loudspeaker: true
+        case .sineBurst, .woodblock, .noiseClick, .beep, .music, .loudspeaker, .loudspeakerAAC: true
         default: false
         }
     }
@@ -68,7 +72,7 @@ public enum CorpusCondition: String, Sendable, CaseIterable, Codable {
     /// The external programs the condition runs (looked up on `PATH`).
     public var tools: [ExternalTool] {
         switch self {
-        case .gated, .agc, .aac, .opus, .mp3: [.ffmpeg]
+        case .gated, .agc, .aac, .opus, .mp3, .loudspeakerAAC: [.ffmpeg]
         case .rate16k, .rate8k, .reverb: [.sox]
         case .music: [.fluidsynth]
         case .speech: [.espeakNG]

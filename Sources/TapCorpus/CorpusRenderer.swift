@@ -95,9 +95,10 @@ public struct CorpusRenderer: Sendable {
             work.addHandlingNoise(generator: &g)
         case .sineBurst, .woodblock, .noiseClick, .beep:
             addMetronome(condition, levels: AcousticPath.headphoneLevels, clickTimes: truth.clickTimes, to: &work, generator: &g)
-        case .loudspeaker:
+        case .loudspeaker, .loudspeakerAAC:
             let sound = CorpusCondition.metronomeSounds[g.nextInt(below: CorpusCondition.metronomeSounds.count)]
             addMetronome(sound, levels: AcousticPath.loudspeakerLevels, clickTimes: truth.clickTimes, to: &work, generator: &g)
+            if condition == .loudspeakerAAC { try work.codec(.aac, bitrate: [48, 56, 64][g.nextInt(below: 3)], run: run) }
         case .music:
             let song = MidiSong(beatInterval: truth.interOnsetInterval, firstBeat: truth.clickTimes.first ?? 1,
                                 beats: truth.clickTimes.count, generator: &g)

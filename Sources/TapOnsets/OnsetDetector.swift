@@ -547,7 +547,9 @@ public struct OnsetDetector: Sendable {
                 let underLimit = step.loudestSkippedDB.map { limit in
                     (peakPowerDB(endingIn: (start + skipped)..<(start + stepped.start)) ?? .infinity) <= limit
                 } ?? true
-                if underLimit { picked = stepped }
+                // What was stepped over is the click, another sound, not a lead-in of this
+                // one: the onset is compared with the clicks where it starts.
+                if underLimit { picked = (stepped.start, nil) }
             }
         }
         let frame = start + picked.start

@@ -244,19 +244,11 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     guard bleed != .keep else { return TapOnsetDetection(onsets: first, stimulusOnsets: [], cancelledClicks: 0) }
     let probe = found[1]
     var grids = StimulusLockedOnsets.grids(in: probe.map(\.time), levels: probe.map(\.strength), minimumCount: 6)
-    // Loud tonal clicks (beeps through a loudspeaker) are timed a cycle apart and form no grid
-    // at the usual tolerance; such a grid stands only if its clicks sound alike (below).
-    let cycleSlipped = grids.isEmpty
-    if cycleSlipped, let grid = StimulusLockedOnsets.cycleSlippedGrid(in: probe.map(\.time), levels: probe.map(\.strength),
-                                                                       minimumCount: 6) {
-        grids = [grid]
-    }
-    let stimulus = Set(grids.flatMap(\.members)).sorted().map { probe[$0] }
 
     // The click template, from high-passed segments (the band the detector listens to: hum
     // and rumble, which vary from click to click, stay out of it).
     var template: BleedTemplate?
-    if bleed == .cancel, let grid = grids.first {
+    if bleed == .cancel {
         var readError: AudioError?
         let read = { (start: Int, length: Int) -> [Float]? in
             do throws(AudioError) {
@@ -266,13 +258,37 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
                 return nil
             }
         }
-        template = BleedTemplate.estimate(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
-                                          sampleRate: rate, segment: read)
-        // Only where the recording bears the grid out (not at a half or a third of the period).
-        template = template?.verified(segment: read)
+        func verifiedTemplate(_ grid: (grid: StimulusLockedOnsets.Grid, members: [Int])) -> BleedTemplate? {
+            // Only where the recording bears the grid out (not at a half or a third of the period).
+            BleedTemplate.estimate(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
+                                   sampleRate: rate, segment: read)?.verified(segment: read)
+        }
+        template = grids.first.flatMap(verifiedTemplate)
+        // Two kinds of loud clicks make no grid by their starts, or only a chance one of other
+        // sounds, and are sought by other times. A lossy codec's pre-echo moves a click's first
+        // change point 0–4 ms early, click by click, but not its peak; a tonal click (a beep
+        // through a loudspeaker) is started on one cycle or the next. Such a grid is taken when
+        // it holds at least twice the onsets of the first (a chance grid of other sounds, or
+        // none) and its clicks sound alike.
+        // (No grid can hold twice the first's onsets when the probe has fewer: then not sought.)
+        let firstCount = grids.first?.members.count ?? 0
+        if template.map({ $0.likeness < minimumFallbackLikeness }) ?? true, 2 * firstCount <= probe.count {
+            let byPeaks = gridOfPeaks(probe)
+            let cycleSlipped = StimulusLockedOnsets.cycleSlippedGrid(in: probe.map(\.time), levels: probe.map(\.strength),
+                                                                     minimumCount: 6)
+            let others = [byPeaks, cycleSlipped].compactMap { $0 }
+                .filter { $0.members.count >= 2 * firstCount }
+                .sorted { $0.members.count > $1.members.count }
+            for other in others {
+                guard let found = verifiedTemplate(other), found.likeness >= minimumFallbackLikeness else { continue }
+                grids = [other]
+                template = found
+                break
+            }
+        }
         if let readError { throw readError }
-        if cycleSlipped, let likeness = template?.likeness, likeness < minimumCycleSlippedLikeness { template = nil }
     }
+    let stimulus = Set(grids.flatMap(\.members)).sorted().map { probe[$0] }
     guard let template else { return setAsideStimulus(first, cancelledClicks: 0) }
 
     // Pass 2: high-pass, subtract the clicks, detect again.
@@ -305,10 +321,20 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
                              cancelledClicks: canceller.cancelledClicks)
 }
 
-/// How alike the clicks of a cycle-slipped grid must sound (``BleedTemplate/likeness``): loud
-/// beeps and sine bursts through a loudspeaker reach 0.99; quiet bleed clicks, which the usual
-/// grid search serves, 0.3–0.95, and the drums of a kit that recur on one grid 0.3.
-let minimumCycleSlippedLikeness = 0.9
+/// How alike the clicks of a grid found by their peaks or cycle-slipped starts must sound
+/// (``BleedTemplate/likeness``): loud beeps and sine bursts through a loudspeaker reach 0.99;
+/// quiet bleed clicks, which the usual grid search serves, 0.3–0.95, and the drums of a kit
+/// that recur on one grid 0.3.
+let minimumFallbackLikeness = 0.9
+
+/// The click grid of `probe`'s onsets found by their peak times, members as indices into
+/// `probe`, or nil.
+func gridOfPeaks(_ probe: [Onset]) -> (grid: StimulusLockedOnsets.Grid, members: [Int])? {
+    let order = probe.indices.sorted { probe[$0].peakTime < probe[$1].peakTime }
+    return StimulusLockedOnsets.grids(in: order.map { probe[$0].peakTime }, levels: order.map { probe[$0].strength },
+                                      minimumCount: 6, maximumGrids: 1)
+        .first.map { grid in (grid.grid, grid.members.map { order[$0] }.sorted()) }
+}
 
 /// Splits pass-2 onsets into sounds and click residues: onsets starting within
 /// ``clickResidueWindow`` of a heard click's start and at least ``clickResidueMarginDB`` weaker
