@@ -55,9 +55,9 @@ public enum StimulusLockedOnsets {
         return found
     }
 
-    /// A grid of clicks at one level whose starts were picked up to a few cycles apart: the
-    /// fallback when ``grids(in:levels:tolerance:periodRange:minimumCount:maximumGrids:)``
-    /// finds none, or nil.
+    /// A grid of clicks at one level whose starts were picked up to a few cycles apart, or nil:
+    /// sought where the grid of ``grids(in:levels:tolerance:periodRange:minimumCount:maximumGrids:)``
+    /// gives no template or one whose clicks sound unalike (`detectTapOnsets`).
     ///
     /// A tonal click (a beep, a low sine burst) rises over several cycles, and the start
     /// picker places its start on one cycle or the next (a 500 Hz beep's starts fall 1 ms
