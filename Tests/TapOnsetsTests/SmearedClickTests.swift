@@ -11,7 +11,7 @@ import TapAudio
     static let rate = 48_000.0
     static let period = 0.44
     static let clicks = (0..<40).map { 1.0 + period * Double($0) }
-    /// A tap 20–60 ms before every third click from the fifth on.
+    /// A tap 20–60 ms before every third click from the seventh on.
     static let taps = clicks.indices.filter { $0 >= 4 && $0 % 3 == 0 }.map { clicks[$0] - 0.02 - 0.01 * Double($0 % 5) }
 
     /// One noise click (the same 4 ms-decay burst every time) at about −10 dBFS, each led by
