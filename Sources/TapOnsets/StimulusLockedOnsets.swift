@@ -78,6 +78,17 @@ public enum StimulusLockedOnsets {
         return (grid, members)
     }
 
+    /// The grid of clicks found by their peak times (onsets in start order: `peakTimes` need
+    /// not ascend), members as indices into them, or nil: a lossy codec's pre-echo moves a loud
+    /// click's start 0–4 ms early, click by click, but not its peak. Sought where
+    /// ``cycleSlippedGrid(in:levels:periodRange:minimumCount:)`` is.
+    static func gridOfPeaks(_ peakTimes: [Seconds], levels: [Double], minimumCount: Int) -> (grid: Grid, members: [Int])? {
+        precondition(levels.count == peakTimes.count, "one level per onset")
+        let order = peakTimes.indices.sorted { peakTimes[$0] < peakTimes[$1] }
+        return grids(in: order.map { peakTimes[$0] }, levels: order.map { levels[$0] }, minimumCount: minimumCount, maximumGrids: 1)
+            .first.map { grid in (grid.grid, grid.members.map { order[$0] }.sorted()) }
+    }
+
     /// The widest tolerance of a grid of cycle-slipped clicks, seconds: two cycles of a tone at
     /// 700 Hz, one and a half at 500 Hz.
     static let cycleTolerance: Seconds = 0.003

@@ -273,7 +273,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
         // (No grid can hold twice the first's onsets when the probe has fewer: then not sought.)
         let firstCount = grids.first?.members.count ?? 0
         if template.map({ $0.likeness < minimumFallbackLikeness }) ?? true, 2 * firstCount <= probe.count {
-            let byPeaks = gridOfPeaks(probe)
+            let byPeaks = StimulusLockedOnsets.gridOfPeaks(probe.map(\.peakTime), levels: probe.map(\.strength), minimumCount: 6)
             let cycleSlipped = StimulusLockedOnsets.cycleSlippedGrid(in: probe.map(\.time), levels: probe.map(\.strength),
                                                                      minimumCount: 6)
             let others = [byPeaks, cycleSlipped].compactMap { $0 }
@@ -327,15 +327,6 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
 /// and the drums of a kit that recur on one grid 0.32. Below it, the usual grid stands (also
 /// the usual grid's own likeness: below it, the other grids are sought).
 let minimumFallbackLikeness = 0.9
-
-/// The click grid of `probe`'s onsets found by their peak times, members as indices into
-/// `probe`, or nil.
-func gridOfPeaks(_ probe: [Onset]) -> (grid: StimulusLockedOnsets.Grid, members: [Int])? {
-    let order = probe.indices.sorted { probe[$0].peakTime < probe[$1].peakTime }
-    return StimulusLockedOnsets.grids(in: order.map { probe[$0].peakTime }, levels: order.map { probe[$0].strength },
-                                      minimumCount: 6, maximumGrids: 1)
-        .first.map { grid in (grid.grid, grid.members.map { order[$0] }.sorted()) }
-}
 
 /// Splits pass-2 onsets into sounds and click residues: onsets starting within
 /// ``clickResidueWindow`` of a heard click's start and at least ``clickResidueMarginDB`` weaker

@@ -6,7 +6,7 @@ import TapAudio
 /// Loud metronome clicks whose starts a lossy codec smeared: AAC spreads quantisation noise up
 /// to a few milliseconds ahead of each click, rising towards it (pre-echo), so each click's
 /// first change point falls 0–4 ms early, click by click, while its peak stays. The click grid
-/// is then found by the peaks (`gridOfPeaks`), and the clicks are not taps.
+/// is then found by the peaks (`StimulusLockedOnsets.gridOfPeaks`), and the clicks are not taps.
 @Suite struct SmearedClickTests {
     static let rate = 48_000.0
     static let period = 0.44
