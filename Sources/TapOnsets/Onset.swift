@@ -83,6 +83,12 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
     /// (``TapScore`` compares sounds by it). Nil when not measured or when the sound adds
     /// almost nothing.
     public var soundCentroid: Double?
+    /// How the power the sound adds over the 10 ms before it (as for ``soundCentroid``) spreads
+    /// over octave bands, the first starting at the detector's high-pass cut-off: each band's
+    /// share of that power in dB, no lower than −30. Two taps of one finger on one surface
+    /// spread their power alike; a knuckle's knock or a key's plastic click spreads it
+    /// otherwise, even where its centroid lies with the taps'. Nil when ``soundCentroid`` is.
+    public var bandProfile: [Double]?
     /// Whether ``aboveMaskDB`` is measured over an earlier sound's decay (its mask stood over
     /// floor + threshold): the onset rose out of what was still sounding, not out of the
     /// background, and ``TapScore/tailMaskBoundary`` applies.
@@ -91,7 +97,7 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
     /// Creates a set of features.
     public init(sustainedSNR: Double, attackDuration: Seconds, aboveMaskDB: Double, decayDB: Double,
                 spectralCentroid: Double? = nil, spectralFlatness: Double? = nil, soundCentroid: Double? = nil,
-                onEarlierSound: Bool = false) {
+                bandProfile: [Double]? = nil, onEarlierSound: Bool = false) {
         self.sustainedSNR = sustainedSNR
         self.attackDuration = attackDuration
         self.aboveMaskDB = aboveMaskDB
@@ -99,15 +105,16 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
         self.spectralCentroid = spectralCentroid
         self.spectralFlatness = spectralFlatness
         self.soundCentroid = soundCentroid
+        self.bandProfile = bandProfile
         self.onEarlierSound = onEarlierSound
     }
 
     enum CodingKeys: String, CodingKey {
-        case sustainedSNR, attackDuration, aboveMaskDB, decayDB, spectralCentroid, spectralFlatness, soundCentroid, onEarlierSound
+        case sustainedSNR, attackDuration, aboveMaskDB, decayDB, spectralCentroid, spectralFlatness, soundCentroid, bandProfile, onEarlierSound
     }
 
     /// Decodes features; those written before ``onEarlierSound`` existed read as out of the
-    /// background, and before ``soundCentroid`` as without one.
+    /// background, and before ``soundCentroid`` or ``bandProfile`` as without them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(sustainedSNR: try container.decode(Double.self, forKey: .sustainedSNR),
@@ -117,6 +124,7 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
                   spectralCentroid: try container.decodeIfPresent(Double.self, forKey: .spectralCentroid),
                   spectralFlatness: try container.decodeIfPresent(Double.self, forKey: .spectralFlatness),
                   soundCentroid: try container.decodeIfPresent(Double.self, forKey: .soundCentroid),
+                  bandProfile: try container.decodeIfPresent([Double].self, forKey: .bandProfile),
                   onEarlierSound: try container.decodeIfPresent(Bool.self, forKey: .onEarlierSound) ?? false)
     }
 }

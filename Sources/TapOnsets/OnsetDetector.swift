@@ -614,7 +614,7 @@ public struct OnsetDetector: Sendable {
         return OnsetFeatures(sustainedSNR: head - floorDB, attackDuration: max(0, peakTime - Double(frame) / sampleRate),
                              aboveMaskDB: peakDB - mask, decayDB: decay,
                              spectralCentroid: spectrum?.centroid, spectralFlatness: spectrum?.flatness,
-                             soundCentroid: spectrum?.soundCentroid,
+                             soundCentroid: spectrum?.soundCentroid, bandProfile: spectrum?.bandProfile,
                              onEarlierSound: onEarlierSound)
     }
 
@@ -636,9 +636,11 @@ public struct OnsetDetector: Sendable {
     /// Centroid (Hz) and flatness of the power spectrum of the first 10 ms from `frame` (the
     /// next power of two in samples, Hann window), over the bins from the high-pass cut-off
     /// to Nyquist, and the centroid of the power the sound adds over the 10 ms before it
-    /// (``noiseEstimate`` taken out; nil when the history does not reach back that far). Nil
-    /// when the history does not hold the stretch or it is silent.
-    private func spectralShape(from frame: Int) -> (centroid: Double, flatness: Double, soundCentroid: Double?)? {
+    /// (``noiseEstimate`` taken out; nil when the history does not reach back that far) with
+    /// its spread over octave bands (``OnsetFeatures/bandProfile``). Nil when the history does
+    /// not hold the stretch or it is silent.
+    private func spectralShape(from frame: Int)
+        -> (centroid: Double, flatness: Double, soundCentroid: Double?, bandProfile: [Double]?)? {
         let length = 1 << Int(ceil(log2(max(16, 0.010 * sampleRate))))
         guard frame >= samplesSeen - historyLength, frame + length <= samplesSeen else { return nil }
         // The detector is a value and holds no FFTW state; each thread keeps its own plan.
@@ -657,6 +659,8 @@ public struct OnsetDetector: Sendable {
         let sound = powerSpectrum(from: frame)
         let before = frame - length >= samplesSeen - historyLength ? Self.noiseEstimate(powerSpectrum(from: frame - length)) : nil
         var total = 0.0, weighted = 0.0, logSum = 0.0, added = 0.0, addedWeighted = 0.0
+        let octaves = max(1, Int(ceil(log2(sampleRate / 2 / configuration.highPassCutoff))))
+        var addedByOctave = [Double](repeating: 0, count: octaves)
         for (offset, power) in sound.enumerated() {
             let frequency = Double(firstBin + offset) * binWidth
             total += power
@@ -666,12 +670,22 @@ public struct OnsetDetector: Sendable {
                 let excess = max(0, power - before[offset])
                 added += excess
                 addedWeighted += excess * frequency
+                // Overlapping triangles an octave wide on each side, so a resonance that moves
+                // by a fraction of an octave from tap to tap moves its power gradually between
+                // bands rather than all at once across an edge.
+                let position = log2(frequency / configuration.highPassCutoff) - 0.5
+                let lower = Int(position.rounded(.down)), weight = position - Double(lower)
+                if lower >= 0 && lower < octaves { addedByOctave[lower] += excess * (1 - weight) }
+                if lower + 1 >= 0 && lower + 1 < octaves { addedByOctave[lower + 1] += excess * weight }
             }
         }
         let bins = Double(sound.count)
         guard total > 1e-25 * bins else { return nil }
         // A sound that adds almost nothing over what came before has no spectrum of its own.
-        let soundCentroid = before != nil && added > 0.01 * total ? addedWeighted / added : nil
-        return (weighted / total, exp(logSum / bins) / (total / bins), soundCentroid)
+        let ownSpectrum = before != nil && added > 0.01 * total
+        let soundCentroid = ownSpectrum ? addedWeighted / added : nil
+        let banded = addedByOctave.reduce(0, +)
+        let bandProfile = ownSpectrum && banded > 0 ? addedByOctave.map { 10 * log10(max($0 / banded, 1e-3)) } : nil
+        return (weighted / total, exp(logSum / bins) / (total / bins), soundCentroid, bandProfile)
     }
 }

@@ -53,7 +53,7 @@ struct OnsetsCommand: ParsableCommand {
     @Flag(help: "List every onset: other sounds and stimulus bleed too, not only taps.")
     var all = false
 
-    @Flag(help: "Add the sound's measurements: sustained_snr_db, attack_ms, above_mask_db, decay_db, centroid_hz, flatness, on_earlier_sound, sound_centroid_hz.")
+    @Flag(help: "Add the sound's measurements: sustained_snr_db, attack_ms, above_mask_db, decay_db, centroid_hz, flatness, on_earlier_sound, sound_centroid_hz, band_profile_db (octave bands from the high-pass, dB, separated by semicolons).")
     var features = false
 
     @OptionGroup var provenanceOption: ProvenanceOption
@@ -92,7 +92,7 @@ struct OnsetsCommand: ParsableCommand {
         }
         // `file` whatever the number of inputs, so one script reads the output of one file or many.
         let featureColumns = features ? ["sustained_snr_db", "attack_ms", "above_mask_db", "decay_db", "centroid_hz", "flatness",
-                                          "on_earlier_sound", "sound_centroid_hz"] : []
+                                          "on_earlier_sound", "sound_centroid_hz", "band_profile_db"] : []
         let columns = ["file", "time", "strength", "snr_db", "tap_score", "kind"] + featureColumns
         func cells(_ onset: Onset, _ file: String) -> [String] {
             var row = [file, String(format: "%.6f", onset.time), String(format: "%.2f", onset.strength), String(format: "%.2f", onset.snrDB),
@@ -104,7 +104,8 @@ struct OnsetsCommand: ParsableCommand {
                 row += [measured?.spectralCentroid.map { String(format: "%.0f", $0) } ?? "",
                         measured?.spectralFlatness.map { String(format: "%.3f", $0) } ?? "",
                         measured.map { $0.onEarlierSound ? "true" : "false" } ?? "",
-                        measured?.soundCentroid.map { String(format: "%.0f", $0) } ?? ""]
+                        measured?.soundCentroid.map { String(format: "%.0f", $0) } ?? "",
+                        measured?.bandProfile.map { $0.map { String(format: "%.1f", $0) }.joined(separator: ";") } ?? ""]
             }
             return row
         }
@@ -136,6 +137,7 @@ struct OnsetsCommand: ParsableCommand {
                     var flatness: Double?
                     var on_earlier_sound: Bool?
                     var sound_centroid_hz: Double?
+                    var band_profile_db: [Double]?
                 }
             }
             struct Document: Encodable {
@@ -155,7 +157,8 @@ struct OnsetsCommand: ParsableCommand {
                                  centroid_hz: measured?.spectralCentroid.map { $0.rounded() },
                                  flatness: measured?.spectralFlatness.map { ($0 * 1000).rounded() / 1000 },
                                  on_earlier_sound: measured?.onEarlierSound,
-                                 sound_centroid_hz: measured?.soundCentroid.map { $0.rounded() })
+                                 sound_centroid_hz: measured?.soundCentroid.map { $0.rounded() },
+                                 band_profile_db: measured?.bandProfile.map { $0.map { ($0 * 10).rounded() / 10 } })
                 })
             }
             printOutput(try renderJSON(Document(tapkit: onsetOptions.provenance(), files: fileOnsets, errors: errors)))

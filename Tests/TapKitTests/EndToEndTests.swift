@@ -90,20 +90,25 @@ import TapAccuracy
         #expect(two.stdout.split(separator: "\n").first == "file,time,strength,snr_db,tap_score,kind")
     }
 
-    /// `--features` adds the measurements behind the score, the sound's own centroid last, in
-    /// CSV and JSON alike.
-    @Test func onsetsFeaturesEndWithTheSoundsOwnCentroid() throws {
+    /// `--features` adds the measurements behind the score, the sound's own centroid and its
+    /// spread over octave bands last, in CSV and JSON alike.
+    @Test func onsetsFeaturesEndWithTheSoundsOwnSpectrum() throws {
         let csv = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "csv", "--features"])
         #expect(csv.status == 0, "\(csv.stderr)")
         let lines = csv.stdout.split(separator: "\n")
-        #expect(lines.first == "file,time,strength,snr_db,tap_score,kind,sustained_snr_db,attack_ms,above_mask_db,decay_db,centroid_hz,flatness,on_earlier_sound,sound_centroid_hz")
-        let last = lines.dropFirst().compactMap { $0.split(separator: ",", omittingEmptySubsequences: false).last.flatMap { Double($0) } }
-        #expect(last.count == lines.count - 1 && last.allSatisfy { $0 > 0 })
+        #expect(lines.first == "file,time,strength,snr_db,tap_score,kind,sustained_snr_db,attack_ms,above_mask_db,decay_db,centroid_hz,flatness,on_earlier_sound,sound_centroid_hz,band_profile_db")
+        let cells = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let centroids = cells.compactMap { $0.dropLast().last.flatMap { Double($0) } }
+        #expect(centroids.count == lines.count - 1 && centroids.allSatisfy { $0 > 0 })
+        // Each band's share in dB: at most 0, at least -30, one of them near 0 dB's share.
+        let profiles = cells.map { $0.last.map { $0.split(separator: ";").compactMap { Double($0) } } ?? [] }
+        #expect(profiles.allSatisfy { $0.count >= 3 && $0.allSatisfy { (-30...0).contains($0) } && $0.max()! > -6 })
         let json = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "json", "--features"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let files = try #require(document["files"] as? [[String: Any]])
         let onsets = try #require(files.first?["onsets"] as? [[String: Any]])
         #expect(!onsets.isEmpty && onsets.allSatisfy { ($0["sound_centroid_hz"] as? Double ?? 0) > 0 })
+        #expect(onsets.allSatisfy { ($0["band_profile_db"] as? [Double])?.count == profiles.first?.count })
     }
 
     /// A drum kit's hits are taps (49 or more of its 54), and stderr says the spectral flux

@@ -185,6 +185,27 @@ import TapAudio
     }
 }
 
+extension SpectralShapeTests {
+    @Test func aToneConcentratesItsPowerAndANoiseBurstSpreadsIt() throws {
+        var random = TestRandom(state: 9)
+        let tone = detected { n in 0.05 * exp(-Double(n) / 480) * sin(2 * Double.pi * 3_000 * Double(n) / 48_000) }
+        let noise = detected { n in 0.05 * exp(-Double(n) / 96) * random.gaussian() }
+        #expect(tone.count == 3 && noise.count == 3)
+        for onset in tone {
+            // 3 kHz lies between the bands centred at 2.26 and 4.53 kHz (400 Hz × 2^(k + ½)).
+            let profile = try #require(onset.features?.bandProfile)
+            #expect(profile.count == 6)
+            #expect(profile[2] > -6 && profile[3] > -6)
+            #expect(profile.enumerated().allSatisfy { [2, 3].contains($0.offset) || $0.element < -15 })
+        }
+        for onset in noise {
+            let profile = try #require(onset.features?.bandProfile)
+            #expect(profile.max()! < -2)
+            #expect(profile.filter { $0 > -15 }.count >= 3)
+        }
+    }
+}
+
 /// On an earlier sound's decay, a new sound must stand nearly as loud as what it sits on (2.5 dB
 /// over its mask); out of the background, the threshold already vouches for it (1.5 dB).
 @Suite struct TailMaskBoundaryTests {
@@ -217,5 +238,8 @@ import TapAudio
         var measured = features
         measured.soundCentroid = 1_200
         #expect(try JSONDecoder().decode(OnsetFeatures.self, from: JSONEncoder().encode(measured)).soundCentroid == 1_200)
+        measured.bandProfile = [-1, -7.5, -30]
+        #expect(try JSONDecoder().decode(OnsetFeatures.self, from: JSONEncoder().encode(measured)) == measured)
+        #expect(decoded.bandProfile == nil)
     }
 }
