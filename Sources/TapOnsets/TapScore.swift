@@ -17,8 +17,9 @@ import TapStatistics
 /// | level under the recording's taps | ``levelRange`` dB | background blips far below every tap |
 ///
 /// The second sound of a press–release pair (see `pressReleasePairs`), the onsets of
-/// a train (see `trainMembers`), and sounds unlike the recording's taps or pressed like a
-/// key that fall off their rhythm (see `outsiders`) have their scores multiplied by
+/// a train (see `trainMembers`), and sounds unlike the recording's taps (in centroid or in
+/// how they spread their power over octave bands) or pressed like a key that fall off their
+/// rhythm (see `outsiders`) have their scores multiplied by
 /// ``pairFactor``. A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
 /// tap-like; the default cut (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
@@ -132,6 +133,11 @@ public enum TapScore {
     /// one interval before or after it). A tap followed by a click that was not subtracted
     /// passes one of these: its neighbours keep the rhythm on one side, or the click keeps the
     /// metronome's beat.
+    ///
+    /// A tap whose centroid lies within reach but whose power spreads over the octave bands
+    /// unlike the others' (`profileOutliers`: a knock's contact burst, a key's plastic click)
+    /// is judged as a press is: an outsider only off the rhythm on both sides, since a quiet
+    /// tap's profile scatters with the noise in it. It stays an anchor for the other suspects.
     ///
     /// With fewer than ``outsiderMinimumTaps`` measured taps there is no reference and no
     /// outsider. In dense material (a drum kit) every onset has neighbours at about one
