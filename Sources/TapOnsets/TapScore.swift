@@ -125,6 +125,11 @@ public enum TapScore {
     /// suspect between them. Before the first anchor and after the last, that side needs
     /// none. Only both together make an outsider.
     ///
+    /// The two kinds of suspect below sound like the taps in their centroid and keep their
+    /// place by one anchor about one interval away on either side; there the edges count as
+    /// no anchor (since session 13), so a key pressed or a knock heard before the taps start
+    /// needs the first tap one interval after it.
+    ///
     /// A key pressed between the taps sounds like them as often as not, but comes with its
     /// release 40–100 ms later (`pairs`, from `pressReleasePairs`). Where such pairs are the
     /// exception (fewer than ``pressShare`` of the taps start one), the first sound of a pair
@@ -198,14 +203,17 @@ public enum TapScore {
             func heard(near target: Seconds) -> Bool {
                 anchors.contains(target, within: tolerance) || stimulus.contains(target, within: tolerance)
             }
-            let before = time - (interval - tolerance) < firstHeard || heard(near: time - interval)
-            let after = time + (interval - tolerance) > lastHeard || heard(near: time + interval)
+            // A suspect that sounds like the taps in its centroid keeps its place by one
+            // anchor about one interval away, on either side. Before the first anchor or after
+            // the last, the missing side is no anchor: a key pressed before the taps start
+            // needs the first tap one interval after it.
+            let keepsTheRhythm = heard(near: time - interval) || heard(near: time + interval)
             if spreadUnlike.contains(index) && releaseOf[index] == nil {
-                if !(before || after) { found.insert(index) }
+                if !keepsTheRhythm { found.insert(index) }
                 continue
             }
             if !unlike.contains(index), let release = releaseOf[index] {
-                guard !(before || after) else { continue }
+                guard !keepsTheRhythm else { continue }
                 // A tap's click heard after it keeps the metronome's beat: some sound lies
                 // about one interval from it. A key's release keeps none.
                 let releaseTime = onsets[release].time
@@ -214,9 +222,12 @@ public enum TapScore {
                 if !keepsABeat { found.insert(index) }
                 continue
             }
-            // A sound unlike the taps needs the rhythm on both sides; a press that sounds like a
-            // tap (above) is set aside only when off it on both, as a tap followed by its click
-            // sits on the rhythm on at least one side however its neighbours fare.
+            // A sound unlike the taps needs the rhythm on both sides, where there is a side (no
+            // anchor is asked for before the first one heard or after the last); a press that
+            // sounds like a tap (above) is set aside only when off it on both, as a tap followed
+            // by its click sits on the rhythm on at least one side however its neighbours fare.
+            let before = time - (interval - tolerance) < firstHeard || heard(near: time - interval)
+            let after = time + (interval - tolerance) > lastHeard || heard(near: time + interval)
             if !(before && after) { found.insert(index) }
         }
         return found

@@ -16,17 +16,18 @@ import TapCorpus
 /// their rhythm were set aside. `loudspeaker` added in session 8. `music` dev 0.82 → 0.89 and
 /// `speech` held 0.90 → 0.92 in session 11, when the detector came to choose its band,
 /// `DetectionBandChoice`: 0.840 → 0.909 and 0.921 → 0.941. Raised in session 13, when sounds
-/// whose power spreads over the octave bands unlike the taps' were set aside: `gated` held
-/// 0.939 → 0.958, `clipping` held 0.984 → 1.000, `handling-noise` dev 0.971 → 0.986, `speech`
-/// held 0.941 → 0.970, `keyboard` dev 0.983 → 1.000.)
+/// whose power spreads over the octave bands unlike the taps' were set aside and the edges of
+/// a recording came to count as no anchor: `gated` dev 0.906 → 0.923 and held 0.939 → 0.979,
+/// `clipping` held 0.984 → 1.000, `handling-noise` dev 0.971 → 0.986, `speech` held 0.941 →
+/// 0.985, `keyboard` dev 0.983 → 1.000 and held 0.921 → 0.933.)
 @Suite(.serialized) struct RobustnessCorpusTests {
     /// F1 floors per condition, [dev, held].
     static let floors: [String: (dev: Double, held: Double)] = [
-        "baseline": (0.98, 0.96), "gated": (0.88, 0.93), "agc": (0.95, 0.96), "aac": (0.98, 0.95),
+        "baseline": (0.98, 0.96), "gated": (0.90, 0.95), "agc": (0.95, 0.96), "aac": (0.98, 0.95),
         "opus": (0.98, 0.98), "mp3": (0.98, 0.92), "rate16k": (0.98, 0.88), "rate8k": (0.98, 0.96),
         "reverb": (0.98, 0.95), "clipping": (0.95, 0.98), "dc-offset": (0.96, 0.98), "handling-noise": (0.96, 0.93),
         "sine-burst": (0.95, 0.98), "woodblock": (0.95, 0.96), "noise-click": (0.93, 0.96), "beep": (0.95, 0.90),
-        "music": (0.89, 0.91), "speech": (0.90, 0.95), "keyboard": (0.98, 0.86), "keyboard-taps": (0.98, 0.92),
+        "music": (0.89, 0.91), "speech": (0.90, 0.96), "keyboard": (0.98, 0.91), "keyboard-taps": (0.98, 0.92),
         // A 453 Hz beep as loud as the taps lost taps just before its beeps (0.545, session 8)
         // until its cycle-slipped starts made a grid (1.000, session 12).
         "loudspeaker": (0.98, 0.96),
@@ -112,12 +113,12 @@ import TapCorpus
     /// taps is set aside when its release follows 40–100 ms later, both fall off the taps'
     /// rhythm and such pairs are the exception (`TapScore.outsiders`), or when it spreads its
     /// power over the octave bands unlike the taps and falls off their rhythm (session 13).
-    /// 26 presses were reported as taps before session 8, 13 after it, 8 since session 13
-    /// (before the first tap, in bursts of keys, or near the rhythm by chance); no tap is lost.
+    /// 26 presses were reported as taps before session 8, 13 after it, 7 since session 13 (in
+    /// bursts of keys, or near the rhythm by chance); no tap is lost.
     @Test func keysPressedBetweenTheTapsAreNotTaps() throws {
         let scores = try Self.scores(seed: 2026, itemsPerSplit: 3, conditions: [.keyboard], split: .dev)
         let presses = scores.reduce(0) { $0 + ($1.falseOnsetCauses["key-press"] ?? 0) }
-        #expect(presses <= 9, "\(scores.map(\.falseOnsetCauses))")
+        #expect(presses <= 8, "\(scores.map(\.falseOnsetCauses))")
         #expect(scores.reduce(0) { $0 + $1.hits } == scores.reduce(0) { $0 + $1.taps })
     }
 

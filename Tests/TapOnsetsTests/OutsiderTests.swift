@@ -259,4 +259,15 @@ import TapAudio
         onsets[6] = onset(onsets[6].time, profile: Self.flatProfile)
         #expect(kinds(onsets).values.allSatisfy { $0 == .tap })
     }
+
+    @Test func aKeyOrAKnockBeforeTheTapsStartOrAfterTheyEndIsNotATap() {
+        // The taps run from 1.0 to 7.6 s every 0.6 s. A key pressed 0.35 s before the first and
+        // a knock 0.4 s after the last have no tap one interval away on the side that has taps;
+        // the side without taps is no anchor for them.
+        let result = kinds(profiledTaps() + keyPress(0.65) + [onset(8.0, profile: Self.flatProfile)])
+        #expect(result[0.65] == .other && result[8.0] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+        // One interval before the first tap, the same key keeps its place.
+        #expect(kinds(profiledTaps() + keyPress(0.4))[0.4] == .tap)
+    }
 }
