@@ -673,10 +673,12 @@ public struct OnsetDetector: Sendable {
                 // Overlapping triangles an octave wide on each side, so a resonance that moves
                 // by a fraction of an octave from tap to tap moves its power gradually between
                 // bands rather than all at once across an edge.
+                // The bins start at the cut-off and end at Nyquist, so `lower` runs from −1 (under
+                // the first band's centre) to the last band.
                 let position = log2(frequency / configuration.highPassCutoff) - 0.5
                 let lower = Int(position.rounded(.down)), weight = position - Double(lower)
-                if lower >= 0 && lower < octaves { addedByOctave[lower] += excess * (1 - weight) }
-                if lower + 1 >= 0 && lower + 1 < octaves { addedByOctave[lower + 1] += excess * weight }
+                if lower >= 0 { addedByOctave[lower] += excess * (1 - weight) }
+                if lower + 1 < octaves { addedByOctave[lower + 1] += excess * weight }
             }
         }
         let bins = Double(sound.count)

@@ -167,11 +167,17 @@ import TapAudio
         return detectTapOnsets(in: Signal(samples: samples, sampleRate: rate), bleed: .keep).allOnsets
     }
 
-    @Test func aToneIsNarrowAndANoiseBurstIsFlat() throws {
+    /// Three 3 kHz tone bursts (10 ms decay) and three noise bursts (2 ms decay), detected.
+    func toneAndNoiseBursts() -> (tone: [Onset], noise: [Onset]) {
         var random = TestRandom(state: 9)
         let tone = detected { n in 0.05 * exp(-Double(n) / 480) * sin(2 * Double.pi * 3_000 * Double(n) / 48_000) }
         let noise = detected { n in 0.05 * exp(-Double(n) / 96) * random.gaussian() }
         #expect(tone.count == 3 && noise.count == 3)
+        return (tone, noise)
+    }
+
+    @Test func aToneIsNarrowAndANoiseBurstIsFlat() throws {
+        let (tone, noise) = toneAndNoiseBursts()
         for onset in tone {
             let features = try #require(onset.features)
             #expect(abs(try #require(features.spectralCentroid) - 3_000) < 300)
@@ -183,14 +189,9 @@ import TapAudio
             #expect(try #require(features.spectralFlatness) > 0.3)
         }
     }
-}
 
-extension SpectralShapeTests {
     @Test func aToneConcentratesItsPowerAndANoiseBurstSpreadsIt() throws {
-        var random = TestRandom(state: 9)
-        let tone = detected { n in 0.05 * exp(-Double(n) / 480) * sin(2 * Double.pi * 3_000 * Double(n) / 48_000) }
-        let noise = detected { n in 0.05 * exp(-Double(n) / 96) * random.gaussian() }
-        #expect(tone.count == 3 && noise.count == 3)
+        let (tone, noise) = toneAndNoiseBursts()
         for onset in tone {
             // 3 kHz lies between the bands centred at 2.26 and 4.53 kHz (400 Hz × 2^(k + ½)).
             let profile = try #require(onset.features?.bandProfile)
