@@ -176,12 +176,20 @@ public struct OnsetDetector: Sendable {
         subtractedClicks += clicks
     }
 
+    /// How long before a subtracted click's start its sound may already be in the input,
+    /// frames: 0 where the clicks were timed where the recording first rose (the click grid),
+    /// or where the recording keeps the clicks' shape; a lossy codec's pre-echo where they
+    /// were timed on a clean prediction of the bleed (a stimulus file) that the codec never
+    /// touched, in a recording that leaves residues of them (`StimulusBleedRemoval`).
+    var subtractedClickLead = 0
+
     /// The first start of a click heard in the first pass or subtracted in this one within
-    /// `frames`, if any (both lists ascend: a binary search in each).
+    /// `frames`, if any (both lists ascend: a binary search in each); a subtracted click
+    /// starts ``subtractedClickLead`` early.
     private func firstClickStart(in frames: Range<Int>) -> Int? {
-        [heardClicks, subtractedClicks].compactMap { clicks in
-            let next = clicks.firstIndex(notBelow: frames.lowerBound)
-            return next < clicks.count && frames.contains(clicks[next]) ? clicks[next] : nil
+        [(heardClicks, 0), (subtractedClicks, subtractedClickLead)].compactMap { clicks, lead in
+            let next = clicks.firstIndex(notBelow: frames.lowerBound + lead)
+            return next < clicks.count && frames.contains(clicks[next] - lead) ? clicks[next] - lead : nil
         }.min()
     }
 

@@ -1,0 +1,55 @@
+import TapAudio
+import TapStatistics
+
+/// The share of the stimulus's audible sounds that must have a residue candidate for the
+/// recording to be taken as leaving residues: taps alone put an onset in a sound's 6 ms
+/// window before a few per cent of the sounds (taps come tens of milliseconds early).
+let residueShare = 0.25
+/// The fewest sounds of the stimulus that must have one.
+let residueMinimumSounds = 8
+/// The sounds counted for the share lie within this range under the loudest tenth, dB.
+let residueAudibleRangeDB = 20.0
+
+/// Splits the onsets found after a stimulus file's subtraction into sounds and what the
+/// subtraction left of the stimulus's own sounds (`sounds`: the onsets of the predicted bleed,
+/// in time order).
+///
+/// A residue candidate starts from `lead` before a sound's start to ``clickResidueWindow``
+/// after it and is at least ``clickResidueMarginDB`` weaker than the sound. A lossy codec
+/// (AAC, MP3, Opus) re-shapes each sound and smears it up to one short transform block ahead
+/// of its start (pre-echo); the prediction, made from the stimulus file, has neither, so the
+/// subtraction leaves a residue at each sound that starts up to a few milliseconds early. Where
+/// at least ``residueShare`` of the audible sounds (and ``residueMinimumSounds``) have a
+/// candidate, the recording leaves residues, and every candidate is one. Where they do not (a
+/// lossless recording, whose sounds the subtraction takes out), the few candidates are taps
+/// that came just before or on a sound, and keep their place. `leavesResidues`, when given,
+/// says so instead of the share.
+func separateBleedResidues(_ onsets: [Onset], sounds: [Onset], lead: Seconds, leavesResidues known: Bool? = nil)
+    -> (onsets: [Onset], residues: [Onset], leavesResidues: Bool) {
+    guard !sounds.isEmpty else { return (onsets, [], known ?? false) }
+    let soundTimes = sounds.map(\.time)
+    /// The sound that `onset` starts within `lead` before or ``clickResidueWindow`` after and
+    /// is clearly weaker than, if any.
+    func sound(under onset: Onset) -> Int? {
+        let time = onset.precursorTime ?? onset.time
+        let next = soundTimes.firstIndex(notBelow: time - clickResidueWindow)
+        guard next < sounds.count, sounds[next].time - time <= lead,
+              onset.strength <= sounds[next].strength - clickResidueMarginDB else { return nil }
+        return next
+    }
+    let under = onsets.map(sound(under:))
+    let leavesResidues = known ?? {
+        // The share among the sounds loud enough to leave a residue that could be heard: a
+        // prediction also starts faint sounds (a filter's ringing between the clicks).
+        let loudest = quantile(sounds.map(\.strength).sorted(), 0.9)
+        let audible = sounds.filter { $0.strength >= loudest - residueAudibleRangeDB }.count
+        let withResidue = Set(under.compactMap { $0 }).count
+        return withResidue >= residueMinimumSounds && Double(withResidue) >= residueShare * Double(audible)
+    }()
+    guard leavesResidues else { return (onsets, [], false) }
+    var kept: [Onset] = [], residues: [Onset] = []
+    for (onset, sound) in zip(onsets, under) {
+        if sound != nil { residues.append(onset) } else { kept.append(onset) }
+    }
+    return (kept, residues, true)
+}
