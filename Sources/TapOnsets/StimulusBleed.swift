@@ -376,6 +376,7 @@ enum StimulusBleedRemoval {
         /// Onsets in what is left after the subtraction, and the starts of the predicted bleed's
         /// own sounds.
         var onsets: [Onset] = [], bleedSounds: [Onset] = []
+        /// The recording's clipped runs.
         var clips = ClipCounter()
         /// The recording's power before and after the subtraction where the predicted bleed is
         /// loud (at least a quarter of the recording's power there).
@@ -386,8 +387,10 @@ enum StimulusBleedRemoval {
     /// is clean and known to the frame: a detector of its own finds where its sounds start, and
     /// those starts are to the detection on what is left what the click grid's subtracted
     /// clicks are to it (a tap's decay read up to the next, `preEchoLead` early; a tap on one
-    /// started where the tap rises). That detection runs one block behind, so every sound of
-    /// the bleed that could touch a tap it measures has been found.
+    /// started where the tap rises). That detection runs one block (8192 frames or more)
+    /// behind: both detectors decide about a sound half a second after it (the noise floor's
+    /// lookahead), and a tap's decay is read over the 50 ms after it, so every sound of the
+    /// bleed that could touch a tap has been found when the tap is measured.
     private static func subtractAndDetect(in recording: some AudioSource & FrameReadable, stimulus: any FrameReadable,
                                           filters: BleedFilterSet, line: StimulusDelayLine,
                                           configuration: OnsetDetectorConfiguration, preEchoLead: Seconds,
