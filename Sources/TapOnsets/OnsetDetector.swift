@@ -194,7 +194,7 @@ public struct OnsetDetector: Sendable {
     }
 
     private func isAtSubtractedClick(_ frame: Int) -> Bool {
-        subtractedClicks.contains { abs($0 - frame) <= clickStartTolerance }
+        subtractedClicks.contains(frame, within: clickStartTolerance)
     }
 
     /// Where the clicks heard in the first pass (the click grid's members) start, frames,

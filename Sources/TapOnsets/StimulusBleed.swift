@@ -362,7 +362,8 @@ enum StimulusBleedRemoval {
             // pre-echo is left before it: detected again, a tap's decay is read only up to where
             // a sound's pre-echo may start.
             pass = try subtractAndDetect(in: recording, stimulus: stimulus, filters: filters, line: line,
-                                         configuration: configuration, preEchoLead: codecPreEchoLead)
+                                         configuration: configuration, preEchoLead: codecPreEchoLead,
+                                         knownSounds: pass.bleedSounds)
             split = separateBleedResidues(pass.onsets, sounds: pass.bleedSounds, lead: codecPreEchoLead, leavesResidues: true)
         }
         var detection = TapOnsetDetection(onsets: split.onsets, stimulusOnsets: split.residues,
@@ -390,10 +391,13 @@ enum StimulusBleedRemoval {
     /// started where the tap rises). That detection runs one block (8192 frames or more)
     /// behind: both detectors decide about a sound half a second after it (the noise floor's
     /// lookahead), and a tap's decay is read over the 50 ms after it, so every sound of the
-    /// bleed that could touch a tap has been found when the tap is measured.
+    /// bleed that could touch a tap has been found when the tap is measured. `knownSounds`, the
+    /// bleed's sounds from an earlier pass (the prediction is the same every time), are noted
+    /// at once and not sought again.
     private static func subtractAndDetect(in recording: some AudioSource & FrameReadable, stimulus: any FrameReadable,
                                           filters: BleedFilterSet, line: StimulusDelayLine,
                                           configuration: OnsetDetectorConfiguration, preEchoLead: Seconds,
+                                          knownSounds: [Onset]? = nil,
                                           observe: ((_ highPassed: UnsafeBufferPointer<Float>, _ predicted: UnsafeBufferPointer<Float>) -> Void)? = nil)
         throws(AudioError) -> Pass {
         let rate = recording.sampleRate
@@ -402,8 +406,9 @@ enum StimulusBleedRemoval {
         var filter = HighPassFilter(cutoff: cutoff, sampleRate: rate)
         var detector = OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed)
         detector.subtractedClickLead = Int((preEchoLead * rate).rounded())
-        var bleedDetector = OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed)
+        var bleedDetector = knownSounds == nil ? OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed) : nil
         var pass = Pass()
+        pass.bleedSounds = knownSounds ?? []
         var soundsNoted = 0
         let blockLength = predictor.blockLength
         var raw = [Float](repeating: 0, count: blockLength)
@@ -448,13 +453,13 @@ enum StimulusBleedRemoval {
                     pass.loudAfter += after
                 }
             }
-            predicted.withUnsafeBufferPointer { bleedDetector.process(UnsafeBufferPointer(rebasing: $0[0..<count]), into: &pass.bleedSounds) }
+            predicted.withUnsafeBufferPointer { bleedDetector?.process(UnsafeBufferPointer(rebasing: $0[0..<count]), into: &pass.bleedSounds) }
             detectBehind()
             swap(&behind, &cleaned)
             behindCount = count
             start += count
         }
-        bleedDetector.finish(into: &pass.bleedSounds)
+        bleedDetector?.finish(into: &pass.bleedSounds)
         detectBehind()
         detector.finish(into: &pass.onsets)
         return pass

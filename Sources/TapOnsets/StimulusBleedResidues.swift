@@ -27,17 +27,12 @@ let residueAudibleRangeDB = 20.0
 func separateBleedResidues(_ onsets: [Onset], sounds: [Onset], lead: Seconds, leavesResidues known: Bool? = nil)
     -> (onsets: [Onset], residues: [Onset], leavesResidues: Bool) {
     guard !sounds.isEmpty else { return (onsets, [], known ?? false) }
+    // A candidate is clearly weaker than the sound it starts at.
     let soundTimes = sounds.map(\.time)
-    /// The sound that `onset` starts within `lead` before or ``clickResidueWindow`` after and
-    /// is clearly weaker than, if any.
-    func sound(under onset: Onset) -> Int? {
-        let time = onset.precursorTime ?? onset.time
-        let next = soundTimes.firstIndex(notBelow: time - clickResidueWindow)
-        guard next < sounds.count, sounds[next].time - time <= lead,
-              onset.strength <= sounds[next].strength - clickResidueMarginDB else { return nil }
-        return next
+    let under = onsets.map { onset in
+        clickStart(near: onset, clickTimes: soundTimes, lead: lead)
+            .flatMap { onset.strength <= sounds[$0].strength - clickResidueMarginDB ? $0 : nil }
     }
-    let under = onsets.map(sound(under:))
     let leavesResidues = known ?? {
         // The share among the sounds loud enough to leave a residue that could be heard: a
         // prediction also starts faint sounds (a filter's ringing between the clicks).

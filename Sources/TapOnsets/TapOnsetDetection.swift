@@ -336,17 +336,25 @@ let minimumFallbackLikeness = 0.9
 /// sounded with it, and a quiet tap left there after the subtraction is no residue of it.
 func separateClickResidues(_ onsets: [Onset], clicks: [Onset]) -> (onsets: [Onset], residues: [Onset]) {
     guard let clickLevel = Summary(clicks.map(\.strength))?.median else { return (onsets, []) }
+    let clickTimes = clicks.map(\.time)
     var kept: [Onset] = [], residues: [Onset] = []
-    var next = 0
     for onset in onsets {
-        // A residue's start is compared where its sound first rose (the clicks were timed so).
-        let time = onset.precursorTime ?? onset.time
-        while next < clicks.count && clicks[next].time < time - clickResidueWindow { next += 1 }
-        let isResidue = next < clicks.count && abs(clicks[next].time - time) <= clickResidueWindow
-            && onset.strength <= min(clicks[next].strength, clickLevel) - clickResidueMarginDB
+        let isResidue = clickStart(near: onset, clickTimes: clickTimes, lead: clickResidueWindow).map { click in
+            onset.strength <= min(clicks[click].strength, clickLevel) - clickResidueMarginDB
+        } ?? false
         if isResidue { residues.append(onset) } else { kept.append(onset) }
     }
     return (kept, residues)
+}
+
+/// The index of the first click (of `clickTimes`, ascending) that starts from `lead` before
+/// `onset` to ``clickResidueWindow`` after it, if any: where a residue of that click would
+/// start. The onset is timed where its sound first rose (its precursor, if it has one), as the
+/// clicks were.
+func clickStart(near onset: Onset, clickTimes: [Seconds], lead: Seconds) -> Int? {
+    let time = onset.precursorTime ?? onset.time
+    let next = clickTimes.firstIndex(notBelow: time - clickResidueWindow)
+    return next < clickTimes.count && clickTimes[next] - time <= lead ? next : nil
 }
 
 /// How close to a heard click's start a residue of it starts, seconds.

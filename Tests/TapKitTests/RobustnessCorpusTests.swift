@@ -134,8 +134,6 @@ import TapCorpus
         #expect(scores.reduce(0) { $0 + $1.hits } == scores.reduce(0) { $0 + $1.taps })
     }
 
-    /// The default detector's score of each item of a freshly rendered corpus.
-    /// Both splits are rendered (the corpus is drawn as a whole); only `split`'s items are scored.
     /// A phone's AAC recording of a loudspeaker metronome with its stimulus file (seed 31,
     /// `loudspeaker-aac-dev-1`: noise clicks at 64 kbit/s): AAC smeared each click a few
     /// milliseconds ahead, which the file cannot predict, and the subtraction left it; such
@@ -147,8 +145,10 @@ import TapCorpus
         #expect(score.f1 >= 0.83 && score.precision >= 0.9, "P \(score.precision) R \(score.recall) F1 \(score.f1), \(score.falseOnsetCauses)")
     }
 
-    /// Each item's score; with `withStimulus`, its stimulus file's bleed removed first, as
-    /// `tapkit latency` does in an experiment folder.
+    /// The default detector's score of each item of a freshly rendered corpus; with
+    /// `withStimulus`, each item's stimulus file's bleed removed first, as `tapkit latency` does
+    /// in an experiment folder. Both splits are rendered (the corpus is drawn as a whole); only
+    /// `split`'s items are scored.
     static func scores(seed: UInt64, itemsPerSplit: Int, conditions: [CorpusCondition], split: CorpusSplit,
                        withStimulus: Bool = false) throws -> [ItemScore] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-corpus-\(UUID().uuidString)").path
