@@ -68,7 +68,7 @@ let package = Package(
 
         // The maintainers' benchmarks and evaluation tables (make bench), not shipped.
         .executableTarget(name: "tapkit-bench", dependencies: [
-            "TapAudio", "TapCapture", "TapMetronome", "TapTempo", "TapCorpus", "TapOnsets", "TapData", "TapStatistics",
+            "TapAudio", "TapCapture", "TapMetronome", "TapTempo", "TapCorpus", "TapOnsets", "TapLatency", "TapData", "TapStatistics",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -10,8 +10,9 @@ public struct ManifestEntry: Sendable, Equatable {
     public var condition: CorpusCondition
     /// The item's name (the stem of its files).
     public var item: String
-    /// File names, relative to the corpus directory; `stimulus` and `events` may be empty.
-    public var audio: String, taps: String, stimulus: String, events: String
+    /// File names, relative to the corpus directory; `stimulus` and `events` may be empty, and
+    /// `touches` is empty in a corpus rendered before it was written (session 15).
+    public var audio: String, taps: String, stimulus: String, events: String, touches: String = ""
     /// The item's seed (``CorpusItem/seed``).
     public var seed: UInt64
     /// The audio file's rate, Hz, and length, seconds.
@@ -23,11 +24,14 @@ public struct ManifestEntry: Sendable, Equatable {
 
     /// The manifest's columns, in order.
     public static let columns = ["split", "condition", "item", "audio", "taps", "stimulus", "events", "seed",
-                                 "sample_rate", "duration", "processing_delay_ms", "notes"]
+                                 "sample_rate", "duration", "processing_delay_ms", "notes", "touches"]
+    /// Columns a manifest may lack: it was written before they existed.
+    static let optionalColumns: Set<String> = ["touches"]
 
     var cells: [String] {
         [split.rawValue, condition.name, item, audio, taps, stimulus, events, "\(seed)", format(sampleRate, decimals: 0),
-         String(format: "%.6f", duration), processingDelayMS.map { String(format: "%.3f", ($0 * 1000).rounded() / 1000 + 0.0) } ?? "", notes]
+         String(format: "%.6f", duration), processingDelayMS.map { String(format: "%.3f", ($0 * 1000).rounded() / 1000 + 0.0) } ?? "", notes,
+         touches]
     }
 }
 
@@ -37,7 +41,7 @@ public enum CorpusDirectory {
     public static let manifestName = "manifest.csv"
 
     /// Renders every item into `directory`: `<item>.wav` (16-bit mono), `<item>.taps.csv`,
-    /// `<item>.events.csv`, `<item>.stimulus.wav` where there is one, `versions.txt` (the
+    /// `<item>.events.csv`, `<item>.touches.csv`, `<item>.stimulus.wav` where there is one, `versions.txt` (the
     /// external programs) and, last, `manifest.csv`. Files are written under temporary names
     /// and renamed. A directory that already holds files is refused unless `overwrite`.
     /// - Parameters:
@@ -76,18 +80,24 @@ public enum CorpusDirectory {
     public static func write(_ rendered: RenderedItem, to directory: String) throws -> ManifestEntry {
         let name = rendered.item.name
         let audio = name + ".wav", taps = name + ".taps.csv", events = name + ".events.csv"
+        let touches = name + ".touches.csv"
         try writeAudio(rendered.audio, to: directory + "/" + audio)
         try writeText("time\n" + rendered.tapTimes.map { String(format: "%.6f\n", $0) }.joined(), to: directory + "/" + taps)
         try writeText("time,kind,duration\n" + rendered.events.map {
             String(format: "%.6f,%@,%.6f\n", $0.time, $0.kind, $0.duration)
         }.joined(), to: directory + "/" + events)
+        // Latencies to the nanosecond: the truth's mean and SD are recomputed from them.
+        try writeText("time,tap_start,latency,audible\n" + rendered.touches.map {
+            String(format: "%.6f,", $0.time) + ($0.tapStart.map { String(format: "%.6f", $0) } ?? "") + ","
+                + ($0.latency.map { String(format: "%.9f", $0) } ?? "") + "," + ($0.audible ? "true" : "false") + "\n"
+        }.joined(), to: directory + "/" + touches)
         var stimulus = ""
         if let signal = rendered.stimulus {
             stimulus = name + ".stimulus.wav"
             try writeAudio(signal, to: directory + "/" + stimulus)
         }
         return ManifestEntry(split: rendered.item.split, condition: rendered.item.condition, item: name, audio: audio,
-                             taps: taps, stimulus: stimulus, events: events, seed: rendered.item.seed,
+                             taps: taps, stimulus: stimulus, events: events, touches: touches, seed: rendered.item.seed,
                              sampleRate: rendered.audio.sampleRate, duration: rendered.audio.duration,
                              processingDelayMS: rendered.processingDelay.map { $0 * 1000 }, notes: rendered.notes)
     }
@@ -124,13 +134,15 @@ public enum CorpusDirectory {
         let path = directory + "/" + manifestName
         let rows = try readCSV(path)
         guard let header = rows.first else { throw CorpusError.badFile(path: path, line: 1, reason: "empty") }
-        func column(_ name: String) throws -> Int {
+        func column(_ name: String) throws -> Int? {
             guard let index = header.firstIndex(of: name) else {
+                if ManifestEntry.optionalColumns.contains(name) { return nil }
                 throw CorpusError.badFile(path: path, line: 1, reason: "no column '\(name)'")
             }
             return index
         }
         let c = try Dictionary(uniqueKeysWithValues: ManifestEntry.columns.map { ($0, try column($0)) })
+            .compactMapValues { $0 }
         return try rows.dropFirst().enumerated().map { offset, row in
             let line = offset + 2
             guard row.count == header.count else {
@@ -146,6 +158,7 @@ public enum CorpusDirectory {
             let delay = row[c["processing_delay_ms"]!]
             return ManifestEntry(split: split, condition: condition, item: row[c["item"]!], audio: row[c["audio"]!],
                                  taps: row[c["taps"]!], stimulus: row[c["stimulus"]!], events: row[c["events"]!],
+                                 touches: c["touches"].map { row[$0] } ?? "",
                                  seed: seed, sampleRate: rate, duration: duration,
                                  processingDelayMS: delay.isEmpty ? nil : NumberGrammar.decimal(delay),
                                  notes: row[c["notes"]!])
@@ -180,6 +193,35 @@ public enum CorpusDirectory {
             let duration = d.flatMap { $0 < row.count ? NumberGrammar.decimal(row[$0]) : nil } ?? 0
             return CorpusEvent(time: time, kind: row[k], duration: duration)
         }
+    }
+
+    /// A touches file (`time,tap_start,latency,audible`; the last three empty or `false` for
+    /// a spurious touch), ascending by time.
+    public static func readTouches(_ path: String) throws -> [CorpusTouch] {
+        let rows = try readCSV(path)
+        let columns = ["time", "tap_start", "latency", "audible"]
+        guard let header = rows.first, columns.allSatisfy(header.contains) else {
+            throw CorpusError.badFile(path: path, line: 1, reason: "no header with the columns \(columns.joined(separator: ", "))")
+        }
+        let index = columns.map { header.firstIndex(of: $0)! }
+        return try rows.dropFirst().enumerated().map { offset, row in
+            let line = offset + 2
+            guard row.count == header.count, let time = NumberGrammar.decimal(row[index[0]]) else {
+                throw CorpusError.badFile(path: path, line: line, reason: "not a touch: a time in seconds, then tap_start, latency, audible")
+            }
+            func optional(_ cell: String) throws -> Double? {
+                if cell.isEmpty { return nil }
+                guard let value = NumberGrammar.decimal(cell) else {
+                    throw CorpusError.badFile(path: path, line: line, reason: "'\(cell)' is not a number of seconds")
+                }
+                return value
+            }
+            guard let audible = ["true": true, "false": false][row[index[3]]] else {
+                throw CorpusError.badFile(path: path, line: line, reason: "audible must be true or false, not '\(row[index[3]])'")
+            }
+            return CorpusTouch(time: time, tapStart: try optional(row[index[1]]), latency: try optional(row[index[2]]),
+                               audible: audible)
+        }.sorted { $0.time < $1.time }
     }
 
     /// Lines split at commas, with RFC 4180 quotes; blank lines skipped; a BOM and `\r` dropped.

@@ -61,6 +61,40 @@ public struct CorpusEvent: Sendable, Equatable, Codable {
     }
 }
 
+/// A touch the app logged during the task, and the tap it stands for: what `tapkit latency`
+/// matches the onsets with, and the truth its latency is scored against.
+public struct CorpusTouch: Sendable, Equatable {
+    /// The logged time, seconds on the recording's clock (microseconds, as an app logs them).
+    public var time: Double
+    /// True start of the tap it logs, seconds; nil for a spurious touch (no tap).
+    public var tapStart: Double?
+    /// The touch's true latency, the unrounded touch time − the tap's start, seconds; nil
+    /// for a spurious touch.
+    public var latency: Double?
+    /// Whether the tap made a sound (false for a silent tap and for a spurious touch).
+    public var audible: Bool
+
+    /// A touch at `time` for a tap starting at `tapStart` (nil: spurious).
+    public init(time: Double, tapStart: Double?, latency: Double?, audible: Bool) {
+        self.time = time
+        self.tapStart = tapStart
+        self.latency = latency
+        self.audible = audible
+    }
+
+    /// The true latency mean and sample SD (n − 1) over the touches of audible taps, seconds:
+    /// TapSim's definition (`TaskTruth.trueLatencyMean`). Nil without such a touch; SD nil
+    /// below two.
+    public static func trueLatency(_ touches: [CorpusTouch]) -> (mean: Double, sd: Double?)? {
+        let latencies = touches.filter(\.audible).compactMap(\.latency)
+        guard !latencies.isEmpty else { return nil }
+        let mean = latencies.reduce(0, +) / Double(latencies.count)
+        guard latencies.count > 1 else { return (mean, nil) }
+        let variance = latencies.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(latencies.count - 1)
+        return (mean, variance.squareRoot())
+    }
+}
+
 /// A rendered item, in memory.
 public struct RenderedItem: Sendable {
     /// Which item it is.
@@ -71,6 +105,8 @@ public struct RenderedItem: Sendable {
     public var tapTimes: [Double]
     /// Other sounds, by time.
     public var events: [CorpusEvent]
+    /// The touches the app logged, ascending, with the tap each stands for.
+    public var touches: [CorpusTouch]
     /// The clean stimulus as played, from time 0 of the recording, at its own rate.
     public var stimulus: Signal?
     /// Delay of the processing measured by cross-correlating the output with its input

@@ -117,8 +117,20 @@ public struct CorpusRenderer: Sendable {
         work.limitPeak()
         return RenderedItem(item: item, audio: Signal(samples: work.samples, sampleRate: work.sampleRate),
                             tapTimes: audible.map(\.startTime), events: work.events.sorted { $0.time < $1.time },
+                            touches: Self.touches(truth),
                             stimulus: work.stimulus, processingDelay: work.processingDelay,
                             notes: work.notes.joined(separator: ";"))
+    }
+
+    /// The task's logged touches with the taps they stand for, ascending; times rounded to
+    /// microseconds as TapSim logs them (`TaskTruth.touches`).
+    static func touches(_ truth: TaskTruth) -> [CorpusTouch] {
+        func logged(_ time: Double) -> Double { (time * 1e6).rounded() / 1e6 }
+        let ofTaps = truth.taps.compactMap { tap in
+            tap.touchTime.map { CorpusTouch(time: logged($0), tapStart: tap.startTime, latency: tap.latency, audible: tap.audible) }
+        }
+        let spurious = truth.spuriousTouchTimes.map { CorpusTouch(time: logged($0), tapStart: nil, latency: nil, audible: false) }
+        return (ofTaps + spurious).sorted { $0.time < $1.time }
     }
 
     /// A foreign metronome of `sound`'s clicks at `clickTimes`, written as the stimulus file

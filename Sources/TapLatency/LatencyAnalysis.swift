@@ -121,6 +121,19 @@ public func analyzeLatency(id: TaskID, timestampsPath: String, audioPath: String
                            stimulus: StimulusInput? = nil) throws(AnalysisError) -> TaskLatency {
     let touches: [Seconds]
     do { touches = try TimestampFile.read(timestampsPath) } catch { throw .data(error) }
+    var task = try analyzeLatency(id: id, touches: touches, audioPath: audioPath, options: options, stimulus: stimulus)
+    task.timestampsPath = timestampsPath
+    return task
+}
+
+/// Analyses one task from touches already read (for example a corpus's, with their truth
+/// beside them): as ``analyzeLatency(id:timestampsPath:audioPath:options:stimulus:)`` does
+/// after reading the timestamps file, the stimulus file's removal and its check against the
+/// click grid included.
+/// - Throws: ``AnalysisError`` naming the audio file at fault.
+public func analyzeLatency(id: TaskID, touches: [Seconds], audioPath: String,
+                           options: LatencyAnalysisOptions = LatencyAnalysisOptions(),
+                           stimulus: StimulusInput? = nil) throws(AnalysisError) -> TaskLatency {
     let detection: TapOnsetDetection
     do {
         detection = try detectTapOnsets(inFile: audioPath, channel: options.channel,
@@ -142,7 +155,6 @@ public func analyzeLatency(id: TaskID, timestampsPath: String, audioPath: String
         }
     }
     task.audioPath = audioPath
-    task.timestampsPath = timestampsPath
     task.stimulusBleed = report
     task.stimulusPath = report == nil ? nil : stimulus?.name
     return task

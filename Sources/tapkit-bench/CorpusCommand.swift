@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TapCorpus
 import TapData
+import TapLatency
 import TapOnsets
 
 /// `tapkit-bench corpus`: the robustness corpus (Docs/robustness.md).
@@ -58,6 +59,11 @@ struct CorpusEvaluateCommand: ParsableCommand {
             With --onsets-from DIR --peer NAME, scores DIR/<item>.<NAME>.csv instead (a header with a \
             'time' column, seconds from the file's first sample). A hit is an onset within ±10 ms of a \
             true tap start, one per tap, closest pairs first.
+
+            With --with-touches, runs `tapkit latency`'s analysis instead, with each item's logged \
+            touches (Docs/robustness.md, "With the touches"): recall of the onsets it reports, \
+            precision of the onsets matching paired with a touch, and each item's latency mean and \
+            SD against the truth's (the goal: within 0.3 ms).
             """)
 
     @Argument(help: "A directory written by `corpus render`.")
@@ -81,11 +87,15 @@ struct CorpusEvaluateCommand: ParsableCommand {
     @Flag(help: "Remove each item's stimulus bleed through its stimulus file, as `tapkit latency` does in an experiment folder (items without one are unchanged).")
     var withStimulus = false
 
+    @Flag(help: "Run the latency analysis with each item's touches and score it (matched precision, recall, latency errors).")
+    var withTouches = false
+
     func validate() throws {
         guard ["table", "markdown", "json"].contains(format) else {
             throw ValidationError("--format must be table, markdown or json")
         }
         if (onsetsFrom == nil) != (peer == nil) { throw ValidationError("--onsets-from and --peer go together") }
+        if withTouches && onsetsFrom != nil { throw ValidationError("--with-touches runs TapKit's analysis; it does not score --onsets-from") }
     }
 
     func run() throws {
@@ -95,6 +105,9 @@ struct CorpusEvaluateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let wanted = try conditions.map { Set(try parseConditions($0)) }
+        if withTouches {
+            return try evaluateLatency(entries.filter { wanted?.contains($0.condition) ?? true })
+        }
         var scores: [ItemScore] = []
         var failures = 0
         for entry in entries where wanted?.contains(entry.condition) ?? true {
@@ -124,25 +137,12 @@ struct CorpusEvaluateCommand: ParsableCommand {
             print("detector: \(detector); hit = onset within ±\(Int(CorpusScoring.tolerance * 1000)) ms of a true start")
             let columns = ["split", "condition", "items", "taps", "onsets", "precision", "recall", "f1", "median_ms", "sd_ms",
                            "delay_ms", "worst_item", "worst_f1", "false_onsets_by_cause"]
-            func number(_ value: Double?, _ decimals: Int) -> String {
-                // Rounded first, so that no −0.000 is printed.
-                value.map { String(format: "%.\(decimals)f", ($0 * pow(10, Double(decimals))).rounded() / pow(10, Double(decimals)) + 0.0) } ?? ""
-            }
             let rows = groups.map { g in
                 [g.split, g.condition, "\(g.items)", "\(g.taps)", "\(g.onsets)", number(g.precision, 3), number(g.recall, 3),
                  number(g.f1, 3), number(g.timingMedianMS, 2), number(g.timingSDMS, 2), number(g.processingDelayMS, 3),
                  g.worstItem, number(g.worstF1, 3), g.topCauses]
             }
-            if format == "markdown" {
-                print("| " + columns.joined(separator: " | ") + " |")
-                print("|" + String(repeating: "---|", count: columns.count))
-                for row in rows {
-                    print("| " + row.enumerated().map { $0.offset == 1 && row[1] == "all" ? "**all**" : $0.element }
-                        .joined(separator: " | ") + " |")
-                }
-            } else {
-                print(renderTable(columns: columns, rows: rows), terminator: "")
-            }
+            printRows(columns: columns, rows: rows)
             if perItem {
                 print("")
                 print(renderTable(columns: ["item", "taps", "onsets", "hits", "precision", "recall", "f1", "false_onsets_by_cause"],
@@ -156,12 +156,105 @@ struct CorpusEvaluateCommand: ParsableCommand {
     }
 }
 
+extension CorpusEvaluateCommand {
+    /// `--with-touches`: the latency analysis of every item, scored and printed.
+    func evaluateLatency(_ entries: [ManifestEntry]) throws {
+        var scores: [LatencyItemScore] = []
+        var failures = 0
+        for entry in entries {
+            do {
+                guard !entry.touches.isEmpty else {
+                    throw CorpusError.badFile(path: directory + "/" + CorpusDirectory.manifestName, line: 1,
+                                              reason: "no touches for \(entry.item): the corpus was rendered before touches were written; render it again")
+                }
+                let taps = try CorpusDirectory.readTimes(directory + "/" + entry.taps)
+                let touches = try CorpusDirectory.readTouches(directory + "/" + entry.touches)
+                let stimulus = withStimulus && !entry.stimulus.isEmpty ? directory + "/" + entry.stimulus : nil
+                let analysis = try analyzeItemLatency(entry, touches: touches.map(\.time), audio: directory + "/" + entry.audio,
+                                                      stimulus: stimulus)
+                scores.append(CorpusLatencyScoring.score(entry: entry, taps: taps, touches: touches, onsets: analysis.onsets,
+                                                         pairs: analysis.pairs, estimated: analysis.latency))
+            } catch {
+                FileHandle.standardError.write(Data("error: \(entry.item): \(error)\n".utf8))
+                failures += 1
+            }
+        }
+        let groups = CorpusLatencyScoring.summarize(scores, conditions: CorpusCondition.allCases.map(\.name))
+        let detector = "tapkit latency (default settings, touches\(withStimulus ? ", stimulus files" : ""))"
+        if format == "json" {
+            print(try renderJSON(CorpusLatencyEvaluation(analysis: detector, tolerance_ms: CorpusScoring.tolerance * 1000,
+                                                         groups: groups, items: perItem ? scores : nil)), terminator: "")
+        } else {
+            print("analysis: \(detector); hit = onset within ±\(Int(CorpusScoring.tolerance * 1000)) ms of a true start; "
+                  + "precision over the onsets paired with a touch; latency errors estimated − true")
+            let columns = ["split", "condition", "items", "taps", "matched", "precision", "recall", "within_0.3_ms",
+                           "worst_mean_err_ms", "worst_sd_err_ms", "worst_item"]
+            let rows = groups.map { g in
+                [g.split, g.condition, "\(g.items)", "\(g.taps)", "\(g.matched)", number(g.precision, 3), number(g.recall, 3),
+                 "\(g.itemsWithinBound)/\(g.items)", number(g.worstMeanErrorMS, 3), number(g.worstSDErrorMS, 3), g.worstItem]
+            }
+            printRows(columns: columns, rows: rows)
+            if perItem {
+                print("")
+                print(renderTable(columns: ["item", "taps", "touches", "onsets", "hits", "matched", "on_taps", "precision", "recall",
+                                            "wrong_pairs", "taps_left_out", "mean_err_ms", "sd_err_ms"],
+                                  rows: scores.map { s in
+                    ["\(s.item)", "\(s.taps)", "\(s.touches)", "\(s.onsets)", "\(s.hits)", "\(s.matched)", "\(s.matchedOnTaps)",
+                     number(s.precision, 3), number(s.recall, 3), "\(s.wrongPairs)", "\(s.tapsLeftOut)",
+                     number(s.meanErrorMS, 3), number(s.sdErrorMS, 3)]
+                }), terminator: "")
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Rows as a markdown table (`--format markdown`, the `all` rows in bold) or a text table.
+    func printRows(columns: [String], rows: [[String]]) {
+        if format == "markdown" {
+            print("| " + columns.joined(separator: " | ") + " |")
+            print("|" + String(repeating: "---|", count: columns.count))
+            for row in rows {
+                print("| " + row.enumerated().map { $0.offset == 1 && row[1] == "all" ? "**all**" : $0.element }
+                    .joined(separator: " | ") + " |")
+            }
+        } else {
+            print(renderTable(columns: columns, rows: rows), terminator: "")
+        }
+    }
+}
+
+/// A number rounded to `decimals` (first, so that no −0.000 is printed); empty for nil.
+func number(_ value: Double?, _ decimals: Int) -> String {
+    value.map { String(format: "%.\(decimals)f", ($0 * pow(10, Double(decimals))).rounded() / pow(10, Double(decimals)) + 0.0) } ?? ""
+}
+
+/// The latency evaluation's JSON document.
+struct CorpusLatencyEvaluation: Encodable {
+    var analysis: String
+    var tolerance_ms: Double
+    var groups: [LatencyGroupScore]
+    var items: [LatencyItemScore]?
+}
+
 /// The evaluator's JSON document.
 struct CorpusEvaluation: Encodable {
     var detector: String
     var tolerance_ms: Double
     var groups: [GroupScore]
     var items: [ItemScore]?
+}
+
+/// `tapkit latency`'s analysis of one item with its touches, default settings: the onsets it
+/// reports, those paired with a touch, and the latency mean and SD (seconds). The one place
+/// the corpus evaluator calls the latency analysis.
+func analyzeItemLatency(_ entry: ManifestEntry, touches: [Double], audio: String, stimulus: String?) throws
+    -> (onsets: [Double], pairs: [(onset: Double, touch: Double)], latency: (mean: Double, sd: Double?)?) {
+    let task = try analyzeLatency(id: TaskID(user: entry.split == .dev ? 1 : 2, track: 1), touches: touches, audioPath: audio,
+                                  stimulus: stimulus.map { StimulusInput(path: $0) })
+    if let report = task.stimulusBleed { FileHandle.standardError.write(Data("\(audio): \(report.message)\n".utf8)) }
+    let onsets = task.onsets.map(\.time)
+    return (onsets, task.match.pairs.map { (onsets[$0.onsetIndex], $0.touchTime) },
+            task.latency.map { ($0.mean, $0.standardDeviation) })
 }
 
 /// The detector's onset times in one file, with its default settings. The one place the

@@ -61,4 +61,87 @@ import TapSim
         #expect(groups.map(\.condition) == ["keyboard", "all"])
         #expect(groups[0].worstItem == "keyboard-held-1")
     }
+
+    @Test func touchesCarryTheTruthTapSimLogged() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Enough taps for missed, spurious and silent touches to occur.
+        var base = shortBase(seconds: 20)
+        base.missedTouchProbability = 0.1
+        base.spuriousTouchProbability = 0.1
+        base.silentTapProbability = 0.1
+        let renderer = CorpusRenderer(base: base)
+        let item = CorpusItem(condition: .baseline, split: .dev, index: 1, corpusSeed: 5)
+        let rendered = try renderer.render(item)
+        let task = simulateTask(user: item.split.user, track: item.index, configuration: item.condition.simulation(base: base),
+                                seed: item.seed)
+        // The touches are the app's log, and the truth's latency is TapSim's own.
+        #expect(rendered.touches.map(\.time) == task.truth.touches)
+        #expect(rendered.touches.contains { $0.tapStart == nil } && rendered.touches.contains { $0.tapStart != nil && !$0.audible })
+        let truth = try #require(CorpusTouch.trueLatency(rendered.touches))
+        #expect(abs(truth.mean - task.truth.trueLatencyMean!) < 1e-12)
+        #expect(abs(truth.sd! - task.truth.trueLatencySD!) < 1e-12)
+        // Written and read back: times to the microsecond, latencies to the nanosecond.
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let entry = try CorpusDirectory.write(rendered, to: directory)
+        #expect(entry.touches == "baseline-dev-1.touches.csv")
+        let read = try CorpusDirectory.readTouches(directory + "/" + entry.touches)
+        #expect(read.count == rendered.touches.count)
+        for (a, b) in zip(read, rendered.touches) {
+            #expect(a.time == b.time && a.audible == b.audible && (a.tapStart == nil) == (b.tapStart == nil))
+            if let x = a.latency, let y = b.latency { #expect(abs(x - y) <= 5e-10) } else { #expect(a.latency == nil && b.latency == nil) }
+        }
+        let reread = try #require(CorpusTouch.trueLatency(read))
+        #expect(abs(reread.mean - truth.mean) < 1e-9 && abs(reread.sd! - truth.sd!) < 1e-9)
+    }
+
+    @Test func aManifestWithoutTouchesStillReads() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // As `corpus render` wrote it before touches (session 15).
+        try Data(("split,condition,item,audio,taps,stimulus,events,seed,sample_rate,duration,processing_delay_ms,notes\n"
+                  + "dev,baseline,baseline-dev-1,baseline-dev-1.wav,baseline-dev-1.taps.csv,,baseline-dev-1.events.csv,7,48000,20.000000,,\n").utf8)
+            .write(to: URL(fileURLWithPath: directory + "/manifest.csv"))
+        let entries = try CorpusDirectory.readManifest(directory)
+        #expect(entries.count == 1 && entries[0].touches.isEmpty)
+        // A touches file with a bad line is named with its line.
+        try Data("time,tap_start,latency,audible\n1.0,0.98,0.02,true\n2.0,,,maybe\n".utf8)
+            .write(to: URL(fileURLWithPath: directory + "/t.csv"))
+        #expect(throws: CorpusError.badFile(path: directory + "/t.csv", line: 3, reason: "audible must be true or false, not 'maybe'")) {
+            try CorpusDirectory.readTouches(directory + "/t.csv")
+        }
+    }
+
+    @Test func latencyScoresCountPairedOnsetsAndLatencyErrors() {
+        let entry = ManifestEntry(split: .dev, condition: .speech, item: "speech-dev-1", audio: "a.wav", taps: "a.taps.csv",
+                                  stimulus: "", events: "", seed: 1, sampleRate: 48_000, duration: 10,
+                                  processingDelayMS: nil, notes: "")
+        let touches = [CorpusTouch(time: 1.02, tapStart: 1.0, latency: 0.020, audible: true),
+                       CorpusTouch(time: 2.03, tapStart: 2.0, latency: 0.030, audible: true),
+                       CorpusTouch(time: 2.5, tapStart: nil, latency: nil, audible: false),
+                       CorpusTouch(time: 3.04, tapStart: 3.0, latency: 0.040, audible: false)]
+        // Taps at 1 and 2 s hit; a syllable at 2.49 s paired with the spurious touch.
+        let score = CorpusLatencyScoring.score(entry: entry, taps: [1.0, 2.0], touches: touches, onsets: [1.0001, 2.0002, 2.49],
+                                               pairs: [(1.0001, 1.02), (2.0002, 2.03), (2.49, 2.5)], estimated: (0.0252, 0.0072))
+        #expect(score.hits == 2 && score.matched == 3 && score.matchedOnTaps == 2)
+        #expect(score.wrongPairs == 1 && score.tapsLeftOut == 0)
+        #expect(abs(score.precision - 2.0 / 3) < 1e-12 && score.recall == 1)
+        // The truth: mean 25 ms and SD 7.071 ms over the two audible taps' touches.
+        #expect(abs(score.meanErrorMS! - 0.2) < 1e-9)
+        #expect(abs(score.sdErrorMS! - (7.2 - 50.0.squareRoot())) < 1e-9)
+        #expect(score.latencyWithinBound)
+        let missed = CorpusLatencyScoring.score(entry: entry, taps: [1.0, 2.0], touches: touches, onsets: [], pairs: [],
+                                                estimated: nil)
+        #expect(missed.recall == 0 && missed.precision == 1 && !missed.latencyWithinBound)
+        #expect(missed.wrongPairs == 0 && missed.tapsLeftOut == 2)
+        // A tap's onset paired with the next tap's touch is a wrong pair, and leaves its tap out.
+        let crossed = CorpusLatencyScoring.score(entry: entry, taps: [1.0, 2.0], touches: touches, onsets: [1.0001, 2.0002],
+                                                 pairs: [(1.0001, 1.02), (2.0002, 2.5)], estimated: (0.01, 0.01))
+        #expect(crossed.matchedOnTaps == 2 && crossed.wrongPairs == 1 && crossed.tapsLeftOut == 1)
+        let groups = CorpusLatencyScoring.summarize([score, missed], conditions: ["speech"])
+        #expect(groups.map(\.condition) == ["speech", "all"])
+        #expect(groups[0].itemsWithinBound == 1 && groups[0].worstItem == "speech-dev-1" && groups[0].recall == 0.5)
+        #expect(abs(groups[0].worstMeanErrorMS! - 0.2) < 1e-9)
+    }
 }
