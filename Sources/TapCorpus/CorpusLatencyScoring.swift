@@ -25,7 +25,10 @@ public enum CorpusLatencyScoring {
         let right = pairedOnTaps.filter { pair in
             touchOfTap[taps[pair.tap]].map { abs($0 - pairs[pair.onset].touch) < 1.5e-6 } ?? false
         }
+        let rightTaps = Set(right.map(\.tap)), rightOnsets = Set(right.map(\.onset))
         let tapsWithTouch = taps.filter { touchOfTap[$0] != nil }.count
+        let leftOutTimes = taps.indices.filter { touchOfTap[taps[$0]] != nil && !rightTaps.contains($0) }.map { taps[$0] }
+        let wrongOnsets = pairs.indices.filter { !rightOnsets.contains($0) }.map { pairs[$0].onset }
         let truth = CorpusTouch.trueLatency(touches)
         func error(_ estimate: Double?, _ true: Double?) -> Double? {
             guard let estimate, let `true` else { return nil }
@@ -34,7 +37,7 @@ public enum CorpusLatencyScoring {
         return LatencyItemScore(split: entry.split.rawValue, condition: entry.condition.name, item: entry.item,
                                 taps: taps.count, touches: touches.count, onsets: onsets.count, hits: hits,
                                 matched: pairs.count, matchedOnTaps: pairedOnTaps.count, rightPairs: right.count,
-                                tapsWithTouch: tapsWithTouch,
+                                tapsWithTouch: tapsWithTouch, wrongPairOnsets: wrongOnsets, tapsLeftOutStarts: leftOutTimes,
                                 meanErrorMS: error(estimated?.mean, truth?.mean),
                                 sdErrorMS: error(estimated?.sd, truth?.sd))
     }
@@ -78,6 +81,10 @@ public struct LatencyItemScore: Sendable, Encodable, Equatable {
     public var rightPairs: Int
     /// Audible taps whose touch was logged: the latencies the truth is taken over.
     public var tapsWithTouch: Int
+    /// The onset times of the wrong pairs, seconds.
+    public var wrongPairOnsets: [Double]
+    /// The true starts of the taps left out, seconds.
+    public var tapsLeftOutStarts: [Double]
     /// Estimated − true latency mean, ms; nil when either is undefined.
     public var meanErrorMS: Double?
     /// Estimated − true latency SD, ms; nil when either is undefined.
@@ -102,6 +109,7 @@ public struct LatencyItemScore: Sendable, Encodable, Equatable {
     enum CodingKeys: String, CodingKey {
         case split, condition, item, taps, touches, onsets, hits, matched, precision, recall
         case matchedOnTaps = "matched_on_taps", wrongPairs = "wrong_pairs", tapsLeftOut = "taps_left_out"
+        case wrongPairOnsets = "wrong_pair_onsets", tapsLeftOutStarts = "taps_left_out_starts"
         case meanErrorMS = "latency_mean_error_ms", sdErrorMS = "latency_sd_error_ms"
     }
 
@@ -119,6 +127,8 @@ public struct LatencyItemScore: Sendable, Encodable, Equatable {
         try c.encode(matchedOnTaps, forKey: .matchedOnTaps)
         try c.encode(wrongPairs, forKey: .wrongPairs)
         try c.encode(tapsLeftOut, forKey: .tapsLeftOut)
+        try c.encode(wrongPairOnsets, forKey: .wrongPairOnsets)
+        try c.encode(tapsLeftOutStarts, forKey: .tapsLeftOutStarts)
         try c.encode(precision, forKey: .precision)
         try c.encode(recall, forKey: .recall)
         try c.encodeIfPresent(meanErrorMS, forKey: .meanErrorMS)

@@ -58,9 +58,10 @@ public struct TapModel: Sendable, Equatable {
 
     /// The onset's largest distance from the model over the features, in robust standard
     /// deviations; infinite for an onset without features.
-    public func distance(_ onset: Onset) -> Double {
+    public func distance(_ onset: Onset, decay countsDecay: Bool = true) -> Double {
         guard let features = onset.features else { return .infinity }
-        var distance = max(abs(features.attackDuration - attack) / attackScale, abs(features.decayDB - decay) / decayScale)
+        var distance = abs(features.attackDuration - attack) / attackScale
+        if countsDecay { distance = max(distance, abs(features.decayDB - decay) / decayScale) }
         if let centroidOctaves, let centroidScale, let centroid = features.spectralCentroid, centroid > 0 {
             distance = max(distance, abs(log2(centroid) - centroidOctaves) / centroidScale)
         }
@@ -69,6 +70,18 @@ public struct TapModel: Sendable, Equatable {
 
     /// Whether the onset sounds like this participant's taps.
     public func fits(_ onset: Onset) -> Bool { distance(onset) <= Self.maximumDistance }
+
+    /// Whether an onset a touch asks for sounds like this participant's taps: as ``fits(_:)``,
+    /// but a sound that rises ``newContactRiseDB`` or more over what was sounding is a new
+    /// contact, and its decay, spoiled when another sound follows within 50 ms, is not held
+    /// against it.
+    func fitsWhenAsked(_ onset: Onset) -> Bool {
+        let rises = (onset.features?.aboveMaskDB ?? 0) >= Self.newContactRiseDB
+        return distance(onset, decay: !rises) <= Self.maximumDistance
+    }
+
+    /// See ``fitsWhenAsked(_:)``, dB.
+    static let newContactRiseDB = 6.0
 }
 
 /// The onsets of a task after the touches had their say: matched against the touches with the
@@ -89,29 +102,53 @@ struct TouchInformedOnsets {
     /// The model of this participant's taps, when enough taps matched.
     var model: TapModel?
 
+    /// A pair lies far from the latency model beyond this many robust SDs of the pairs'
+    /// residuals...
+    static let farResidualSDs = 2.5
+    /// ...and at least this far, seconds.
+    static let farResidualFloor = 0.005
+
+    /// The sum of the pairs' distances from their latency model, seconds.
+    static func residualSum(_ match: MatchResult) -> Double {
+        match.pairs.reduce(0) { sum, pair in sum + abs((match.modelLatency(at: pair.onsetTime) ?? pair.latency) - pair.latency) }
+    }
+
     init(touches: [Double], detection: TapOnsetDetection, matching: MatchingConfiguration) {
         var onsets = detection.onsets
         var match = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: matching)
         let model = TapModel(taps: match.pairs.map { onsets[$0.onsetIndex] })
         var rescued = 0
-        if let model, !match.unmatchedTouchIndices.isEmpty {
-            // An unmatched touch asks for a tap where the latency model puts it; an onset the
-            // score set aside that is there and sounds like the matched taps is taken back.
-            var taken = Set<Int>()
+        if let model {
+            // A touch asks for a tap where the latency model puts it: an unmatched touch, and a
+            // touch paired far from there. An onset the score set aside that is there (for a
+            // paired touch: at most half as far as its onset) and sounds like the matched
+            // taps is taken back.
+            var asks: [(touch: Double, within: Double)] = []
             for touchIndex in match.unmatchedTouchIndices {
-                let touch = touches[touchIndex]
-                guard touch.isFinite, let latency = match.modelLatency(at: touch) else { continue }
-                let expected = touch - latency
+                asks.append((touches[touchIndex], match.tolerance))
+            }
+            let residuals = match.pairs.compactMap { pair in match.modelLatency(at: pair.onsetTime).map { $0 - pair.latency } }
+            if let spread = Summary(residuals)?.scaledMAD {
+                let far = max(Self.farResidualSDs * spread, Self.farResidualFloor)
+                for (pair, residual) in zip(match.pairs, residuals) where abs(residual) > far {
+                    asks.append((pair.touchTime, abs(residual) / 2))
+                }
+            }
+            var taken = Set<Int>()
+            for ask in asks {
+                guard ask.touch.isFinite, let latency = match.modelLatency(at: ask.touch) else { continue }
+                let expected = ask.touch - latency
                 let candidate = detection.otherOnsets.indices
-                    .filter { !taken.contains($0) && abs(detection.otherOnsets[$0].time - expected) <= match.tolerance }
-                    .filter { model.fits(detection.otherOnsets[$0]) }
+                    .filter { !taken.contains($0) && abs(detection.otherOnsets[$0].time - expected) <= ask.within }
+                    .filter { model.fitsWhenAsked(detection.otherOnsets[$0]) }
                     .min { abs(detection.otherOnsets[$0].time - expected) < abs(detection.otherOnsets[$1].time - expected) }
                 if let candidate { taken.insert(candidate) }
             }
             if !taken.isEmpty {
                 onsets = (onsets + taken.map { detection.otherOnsets[$0] }).sorted { $0.time < $1.time }
                 let rematched = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: matching)
-                if rematched.pairs.count > match.pairs.count {
+                if rematched.pairs.count > match.pairs.count
+                    || (rematched.pairs.count == match.pairs.count && Self.residualSum(rematched) < Self.residualSum(match)) {
                     match = rematched
                     rescued = taken.count
                 } else {

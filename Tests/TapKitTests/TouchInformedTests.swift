@@ -6,10 +6,43 @@ import TapKit
 /// asks for it, a cough is not, and onsets left without a touch are split into taps the device
 /// missed and other sounds.
 @Suite struct TouchInformedTests {
-    func onset(_ time: Double, attack: Double, decay: Double, kind: OnsetKind, score: Double = 0.95) -> Onset {
+    func onset(_ time: Double, attack: Double, decay: Double, kind: OnsetKind, score: Double = 0.95,
+               aboveMask: Double = 15) -> Onset {
         Onset(time: time, frame: Int(time * 44_100), peakTime: time + attack, strength: -20, snrDB: 25,
-              features: OnsetFeatures(sustainedSNR: 20, attackDuration: attack, aboveMaskDB: 15, decayDB: decay),
+              features: OnsetFeatures(sustainedSNR: 20, attackDuration: attack, aboveMaskDB: aboveMask, decayDB: decay),
               tapScore: score, kind: kind)
+    }
+
+    /// Twenty taps with their touches, 15–17 ms late, but the one at 11.5 s: the score set it
+    /// aside (a sound 12 ms after it spoils its decay) and that sound, which passes for a tap,
+    /// is what its touch was paired with.
+    func tapWithSpoiledDecay(risingDB: Double) -> TaskLatency {
+        var onsets: [Onset] = []
+        var touches: [Double] = []
+        for k in 0..<20 {
+            let time = 1.0 + 0.5 * Double(k)
+            onsets.append(onset(time, attack: 0.002 + 0.0001 * Double(k % 5), decay: -12 + 0.3 * Double(k % 7), kind: .tap))
+            touches.append(time + 0.015 + 0.001 * Double(k % 3))
+        }
+        touches.append(11.516)
+        onsets.append(onset(11.512, attack: 0.002, decay: -12, kind: .tap))
+        let spoiled = onset(11.5, attack: 0.0021, decay: 3, kind: .other, score: 0.3, aboveMask: risingDB)
+        return analyzeLatency(id: TaskID(user: 1, track: 1), touches: touches.sorted(),
+                              detection: TapOnsetDetection(onsets: onsets.sorted { $0.time < $1.time }, otherOnsets: [spoiled]))
+    }
+
+    @Test func aTouchPairedFarFromItsTapTakesTheTapBack() throws {
+        let task = tapWithSpoiledDecay(risingDB: 12)
+        #expect(task.match.pairs.count == 21 && task.rescuedOnsets == 1)
+        let pair = try #require(task.match.pairs.first { abs($0.touchTime - 11.516) < 1e-9 })
+        #expect(abs(pair.onsetTime - 11.5) < 1e-9)
+        // The sound after it is left without a touch.
+        #expect(task.match.unmatchedOnsetIndices.map { task.onsets[$0].time }.contains { abs($0 - 11.512) < 1e-9 })
+        // Rising only 3 dB over what sounded before it, it is no clear new contact: its decay
+        // counts, does not fit the taps', and the pair stays.
+        let faint = tapWithSpoiledDecay(risingDB: 3)
+        #expect(faint.rescuedOnsets == 0)
+        #expect(faint.match.pairs.contains { abs($0.touchTime - 11.516) < 1e-9 && abs($0.onsetTime - 11.512) < 1e-9 })
     }
 
     @Test func touchesTakeBackQuietTapsAndSortTheRest() {
