@@ -1,6 +1,6 @@
 # TapKit: `make demo` analyses the bundled example data, `make test` builds the docs, checks
-# signal handling on the release binary (Scripts/check-release-signals) and runs every test,
-# `make fuzz` runs the libFuzzer targets (RUNS inputs each; Docs/fuzzing.md).
+# signal handling on the release binary (Scripts/check-release-signals) and runs every test on
+# an optimised build, `make fuzz` runs the libFuzzer targets (RUNS inputs each; Docs/fuzzing.md).
 SWIFT ?= swift
 RELEASE = .build/release
 RUNS ?= 1000000
@@ -21,10 +21,15 @@ build: deps
 demo: build
 	$(RELEASE)/tapkit latency Fixtures/data
 
+# The tests run on an optimised build (bounds, overflow and exclusivity checks stay on): the
+# corpus and simulation tests synthesise and analyse minutes of audio, and the whole run is 6×
+# faster than on a debug build (Docs/performance.md, "The test suite under load"). It has its
+# own scratch path, so that `make demo`'s release build and this one (compiled for testable
+# imports) do not rebuild each other.
 test: deps docs
 	Scripts/clear-stale-jack
 	Scripts/check-release-signals
-	$(SWIFT) test
+	$(SWIFT) test -c release --scratch-path .build/tests
 
 # The DocC catalogs and every public symbol's comment, built by swift-docc-plugin (archives in
 # .build/plugins/Swift-DocC/outputs); a broken link, an undocumented parameter or a public
