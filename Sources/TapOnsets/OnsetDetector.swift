@@ -212,7 +212,8 @@ public struct OnsetDetector: Sendable {
 
     /// How a tap whose first change point lies at `frame` steps over a click starting there:
     /// the rise the tap needs over what precedes it, the shortest stretch stepped over, frames,
-    /// and how loud that stretch may peak (nil: any). Nil when no click starts there.
+    /// and how loud that stretch may peak (nil: any). Tried in order until one steps; empty
+    /// when no click starts there.
     ///
     /// - A subtracted click leaves a residue 15–20 dB under a tap on it: 10 dB suffices
     ///   (``StartPicker/residueJumpDB``), past the residue window (one within it is timed at
@@ -220,14 +221,17 @@ public struct OnsetDetector: Sendable {
     /// - A heard click left in place sounds in full: the retrigger rise suffices, at least
     ///   ``heardClickSeparationDuration`` on, and what is stepped over must peak no more than
     ///   ``heardClickMarginDB`` over the clicks' usual power (louder, it is the tap's own
-    ///   contact burst on the click).
-    private func clickStep(at frame: Int, configuration: OnsetDetectorConfiguration)
-        -> (jumpDB: Double, minimumGap: Int, loudestSkippedDB: Double?)? {
-        if isAtSubtractedClick(frame) { return (StartPicker.residueJumpDB, clickStartTolerance + 1, nil) }
+    ///   contact burst on the click). A subtracted click is tried this way too when the
+    ///   residue's rule finds no step: a subtraction that took little of it (a template off by
+    ///   a fraction of a sample at 8 kHz) leaves it as loud as a click left in place.
+    private func clickSteps(at frame: Int, configuration: OnsetDetectorConfiguration)
+        -> [(jumpDB: Double, minimumGap: Int, loudestSkippedDB: Double?)] {
+        var steps: [(jumpDB: Double, minimumGap: Int, loudestSkippedDB: Double?)] = []
+        if isAtSubtractedClick(frame) { steps.append((StartPicker.residueJumpDB, clickStartTolerance + 1, nil)) }
         if heardClicks.contains(frame, within: clickStartTolerance) {
-            return (configuration.retriggerRiseDB, heardClickSeparation, heardClickLevel + Self.heardClickMarginDB)
+            steps.append((configuration.retriggerRiseDB, heardClickSeparation, heardClickLevel + Self.heardClickMarginDB))
         }
-        return nil
+        return steps
     }
 
     /// The highest short-time power (dB, as ``Onset/strength`` is measured) among the
@@ -546,10 +550,11 @@ public struct OnsetDetector: Sendable {
         }
         // A start where a metronome click started is where the click starts, or what its
         // subtraction left: a tap sounding on it later is stepped to at a smaller jump (see
-        // `clickStep(at:configuration:)`).
-        if tracker.role == .taps, picked.precursor == nil, let step = clickStep(at: start + picked.start, configuration: tracker.configuration) {
-            let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: step.jumpDB) }
-            if let skipped = stepped.precursor, stepped.start - skipped >= step.minimumGap {
+        // `clickSteps(at:configuration:)`).
+        if tracker.role == .taps, picked.precursor == nil {
+            for step in clickSteps(at: start + picked.start, configuration: tracker.configuration) {
+                let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: step.jumpDB) }
+                guard let skipped = stepped.precursor, stepped.start - skipped >= step.minimumGap else { continue }
                 // What is stepped over may peak no louder than the limit, when there is one (a
                 // peak the ring no longer holds counts as over it).
                 let underLimit = step.loudestSkippedDB.map { limit in
@@ -557,7 +562,7 @@ public struct OnsetDetector: Sendable {
                 } ?? true
                 // What was stepped over is the click, another sound, not a lead-in of this
                 // one: the onset is compared with the clicks where it starts.
-                if underLimit { picked = (stepped.start, nil) }
+                if underLimit { picked = (stepped.start, nil); break }
             }
         }
         let frame = start + picked.start

@@ -176,6 +176,21 @@ import TapCorpus
         }
     }
 
+    /// A tap a few milliseconds after one of TapSim's clicks, resampled to 8 kHz (seed 1,
+    /// `rate8k`, dev): the grid heard the click and subtracted it, but a template off by a
+    /// fraction of a sample took little of it, and what is left is no quieter than a click
+    /// left in place. The tap at 13.504 s (6.5 ms after its click) was timed at the click,
+    /// 5.75 ms early, and one at 7.292 s in the held split 4.58 ms early (timing SD 0.73 and
+    /// 0.59 ms) until the heard click's rule was tried where the residue's finds no step
+    /// (0.14 and 0.25 ms).
+    @Test func aTapOnAClickTheSubtractionLeftIsTimedAtTheTap() throws {
+        let scores = try Self.scores(seed: 1, itemsPerSplit: 2, conditions: [.rate8k], split: .dev)
+        let errors = scores.flatMap(\.timingErrorsMS)
+        #expect(scores.reduce(0) { $0 + $1.hits } == scores.reduce(0) { $0 + $1.taps })
+        #expect(errors.allSatisfy { abs($0) < 1 }, "\(errors.filter { abs($0) >= 1 })")
+        #expect(try #require(Summary(errors)?.standardDeviation) <= 0.3)
+    }
+
     /// The default detector's score of each item of a freshly rendered corpus; with
     /// `withStimulus`, each item's stimulus file's bleed removed first, as `tapkit latency` does
     /// in an experiment folder. Both splits are rendered (the corpus is drawn as a whole); only
