@@ -44,21 +44,12 @@ public enum CorpusLatencyScoring {
 
     /// One row per split and condition (in the order given), then one `all` row per split.
     public static func summarize(_ items: [LatencyItemScore], conditions: [String]) -> [LatencyGroupScore] {
-        var groups: [LatencyGroupScore] = []
-        for split in CorpusSplit.allCases.map(\.rawValue) {
-            for condition in conditions {
-                let members = items.filter { $0.split == split && $0.condition == condition }
-                if !members.isEmpty { groups.append(LatencyGroupScore(split: split, condition: condition, items: members)) }
-            }
-            let members = items.filter { $0.split == split }
-            if !members.isEmpty { groups.append(LatencyGroupScore(split: split, condition: "all", items: members)) }
-        }
-        return groups
+        CorpusScoring.grouped(items, conditions: conditions, LatencyGroupScore.init)
     }
 }
 
 /// `tapkit latency` on one item, with its touches.
-public struct LatencyItemScore: Sendable, Encodable, Equatable {
+public struct LatencyItemScore: Sendable, Encodable, Equatable, CorpusItemScore {
     /// `dev` or `held`.
     public var split: String
     /// The condition's name.

@@ -76,18 +76,35 @@ public enum CorpusScoring {
 
     /// One row per split and condition (in the order given), then one `all` row per split.
     public static func summarize(_ items: [ItemScore], conditions: [String]) -> [GroupScore] {
-        var groups: [GroupScore] = []
+        grouped(items, conditions: conditions, GroupScore.init)
+    }
+
+    /// One group per split and condition (in the order given), then one `all` group per split;
+    /// groups without items are left out.
+    static func grouped<Item: CorpusItemScore, Group>(_ items: [Item], conditions: [String],
+                                                      _ group: (_ split: String, _ condition: String, _ items: [Item]) -> Group) -> [Group] {
+        var groups: [Group] = []
         for split in CorpusSplit.allCases.map(\.rawValue) {
             for condition in conditions {
                 let members = items.filter { $0.split == split && $0.condition == condition }
-                if !members.isEmpty { groups.append(GroupScore(split: split, condition: condition, items: members)) }
+                if !members.isEmpty { groups.append(group(split, condition, members)) }
             }
             let members = items.filter { $0.split == split }
-            if !members.isEmpty { groups.append(GroupScore(split: split, condition: "all", items: members)) }
+            if !members.isEmpty { groups.append(group(split, "all", members)) }
         }
         return groups
     }
 }
+
+/// An item's score, grouped by its split and condition.
+protocol CorpusItemScore {
+    /// `dev` or `held`.
+    var split: String { get }
+    /// The condition's name.
+    var condition: String { get }
+}
+
+extension ItemScore: CorpusItemScore {}
 
 /// The score of one item.
 public struct ItemScore: Sendable, Encodable, Equatable {

@@ -13,17 +13,20 @@ import TapKit
               tapScore: score, kind: kind)
     }
 
-    /// Twenty taps with their touches, 15–17 ms late, but the one at 11.5 s: the score set it
-    /// aside (a sound 12 ms after it spoils its decay) and that sound, which passes for a tap,
-    /// is what its touch was paired with.
+    /// Twenty taps 0.5 s apart from 1 s, alike but for small spreads, and their touches 15–17 ms
+    /// late.
+    func twentyTaps() -> (onsets: [Onset], touches: [Double]) {
+        let times = (0..<20).map { 1.0 + 0.5 * Double($0) }
+        return (times.indices.map { k in
+                    onset(times[k], attack: 0.002 + 0.0001 * Double(k % 5), decay: -12 + 0.3 * Double(k % 7), kind: .tap)
+                },
+                times.indices.map { times[$0] + 0.015 + 0.001 * Double($0 % 3) })
+    }
+
+    /// ``twentyTaps()`` and one at 11.5 s that the score set aside (a sound 12 ms after it
+    /// spoils its decay); that sound, which passes for a tap, is what its touch was paired with.
     func tapWithSpoiledDecay(risingDB: Double) -> TaskLatency {
-        var onsets: [Onset] = []
-        var touches: [Double] = []
-        for k in 0..<20 {
-            let time = 1.0 + 0.5 * Double(k)
-            onsets.append(onset(time, attack: 0.002 + 0.0001 * Double(k % 5), decay: -12 + 0.3 * Double(k % 7), kind: .tap))
-            touches.append(time + 0.015 + 0.001 * Double(k % 3))
-        }
+        var (onsets, touches) = twentyTaps()
         touches.append(11.516)
         onsets.append(onset(11.512, attack: 0.002, decay: -12, kind: .tap))
         let spoiled = onset(11.5, attack: 0.0021, decay: 3, kind: .other, score: 0.3, aboveMask: risingDB)
@@ -46,13 +49,7 @@ import TapKit
     }
 
     @Test func touchesTakeBackQuietTapsAndSortTheRest() {
-        var taps: [Onset] = []
-        var touches: [Double] = []
-        for k in 0..<20 {
-            let time = 1.0 + 0.5 * Double(k)
-            taps.append(onset(time, attack: 0.002 + 0.0001 * Double(k % 5), decay: -12 + 0.3 * Double(k % 7), kind: .tap))
-            touches.append(time + 0.015 + 0.001 * Double(k % 3))
-        }
+        var (taps, touches) = twentyTaps()
         // A quiet tap the score set aside, with a touch: taken back.
         let quiet = onset(11.5, attack: 0.0022, decay: -11, kind: .other, score: 0.3)
         touches.append(11.516)
