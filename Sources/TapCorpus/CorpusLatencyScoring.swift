@@ -26,20 +26,19 @@ public enum CorpusLatencyScoring {
             touchOfTap[taps[pair.tap]].map { abs($0 - pairs[pair.onset].touch) < 1.5e-6 } ?? false
         }
         let rightTaps = Set(right.map(\.tap)), rightOnsets = Set(right.map(\.onset))
-        let tapsWithTouch = taps.filter { touchOfTap[$0] != nil }.count
-        let leftOutTimes = taps.indices.filter { touchOfTap[taps[$0]] != nil && !rightTaps.contains($0) }.map { taps[$0] }
-        let wrongOnsets = pairs.indices.filter { !rightOnsets.contains($0) }.map { pairs[$0].onset }
         let truth = CorpusTouch.trueLatency(touches)
-        func error(_ estimate: Double?, _ true: Double?) -> Double? {
-            guard let estimate, let `true` else { return nil }
-            return (estimate - `true`) * 1000
+        func errorMS(_ estimate: Double?, _ truth: Double?) -> Double? {
+            guard let estimate, let truth else { return nil }
+            return (estimate - truth) * 1000
         }
         return LatencyItemScore(split: entry.split.rawValue, condition: entry.condition.name, item: entry.item,
                                 taps: taps.count, touches: touches.count, onsets: onsets.count, hits: hits,
-                                matched: pairs.count, matchedOnTaps: pairedOnTaps.count, rightPairs: right.count,
-                                tapsWithTouch: tapsWithTouch, wrongPairOnsets: wrongOnsets, tapsLeftOutStarts: leftOutTimes,
-                                meanErrorMS: error(estimated?.mean, truth?.mean),
-                                sdErrorMS: error(estimated?.sd, truth?.sd))
+                                matched: pairs.count, matchedOnTaps: pairedOnTaps.count,
+                                wrongPairOnsets: pairs.indices.filter { !rightOnsets.contains($0) }.map { pairs[$0].onset },
+                                tapsLeftOutStarts: taps.indices.filter { touchOfTap[taps[$0]] != nil && !rightTaps.contains($0) }
+                                    .map { taps[$0] },
+                                meanErrorMS: errorMS(estimated?.mean, truth?.mean),
+                                sdErrorMS: errorMS(estimated?.sd, truth?.sd))
     }
 
     /// One row per split and condition (in the order given), then one `all` row per split.
@@ -68,13 +67,11 @@ public struct LatencyItemScore: Sendable, Encodable, Equatable, CorpusItemScore 
     public var matched: Int
     /// Paired onsets that lie on a tap.
     public var matchedOnTaps: Int
-    /// Pairs of a tap's onset with that tap's own touch.
-    public var rightPairs: Int
-    /// Audible taps whose touch was logged: the latencies the truth is taken over.
-    public var tapsWithTouch: Int
-    /// The onset times of the wrong pairs, seconds.
+    /// The onset times of the wrong pairs: pairs that are not a tap's onset with that tap's
+    /// own touch, each a wrong latency in the estimate; seconds.
     public var wrongPairOnsets: [Double]
-    /// The true starts of the taps left out, seconds.
+    /// The true starts of the taps left out: audible taps with a logged touch and no right
+    /// pair, whose latency the truth has and the estimate lacks; seconds.
     public var tapsLeftOutStarts: [Double]
     /// Estimated − true latency mean, ms; nil when either is undefined.
     public var meanErrorMS: Double?
@@ -85,11 +82,10 @@ public struct LatencyItemScore: Sendable, Encodable, Equatable, CorpusItemScore 
     public var recall: Double { taps == 0 ? 1 : Double(hits) / Double(taps) }
     /// Paired onsets on a tap ÷ paired onsets (1 without pairs).
     public var precision: Double { matched == 0 ? 1 : Double(matchedOnTaps) / Double(matched) }
-    /// Pairs that are not a tap's onset with its own touch: each puts a wrong latency into
-    /// the estimate.
-    public var wrongPairs: Int { matched - rightPairs }
-    /// Logged touches of audible taps left out of the estimate (the truth has them).
-    public var tapsLeftOut: Int { tapsWithTouch - rightPairs }
+    /// How many wrong pairs (``wrongPairOnsets``).
+    public var wrongPairs: Int { wrongPairOnsets.count }
+    /// How many taps left out (``tapsLeftOutStarts``).
+    public var tapsLeftOut: Int { tapsLeftOutStarts.count }
     /// Whether both latency errors are defined and within ``CorpusLatencyScoring/latencyBound``.
     public var latencyWithinBound: Bool {
         guard let meanErrorMS, let sdErrorMS else { return false }

@@ -58,6 +58,10 @@ public struct TapModel: Sendable, Equatable {
 
     /// The onset's largest distance from the model over the features, in robust standard
     /// deviations; infinite for an onset without features.
+    /// - Parameters:
+    ///   - onset: the onset, with its features.
+    ///   - countsDecay: whether the decay is one of the features (``fitsWhenAsked(_:)`` leaves
+    ///     it out for a clear new contact).
     public func distance(_ onset: Onset, decay countsDecay: Bool = true) -> Double {
         guard let features = onset.features else { return .infinity }
         var distance = abs(features.attackDuration - attack) / attackScale

@@ -221,9 +221,13 @@ public struct OnsetDetector: Sendable {
     /// - A heard click left in place sounds in full: the retrigger rise suffices, at least
     ///   ``heardClickSeparationDuration`` on, and what is stepped over must peak no more than
     ///   ``heardClickMarginDB`` over the clicks' usual power (louder, it is the tap's own
-    ///   contact burst on the click). A subtracted click is tried this way too when the
-    ///   residue's rule finds no step: a subtraction that took little of it (a template off by
-    ///   a fraction of a sample at 8 kHz) leaves it as loud as a click left in place.
+    ///   contact burst on the click). A subtracted click that was heard is tried this way too
+    ///   when the residue's rule finds no step: a subtraction that took little of it (a
+    ///   template off by a fraction of a sample at 8 kHz) leaves it as loud as a click left in
+    ///   place, and one that took part of it leaves a residue a tap may rise only 6–10 dB over.
+    ///   (A quiet tap whose first change point falls inside the click's window can then be
+    ///   stepped to its own later burst: Docs/algorithms.md, "A subtraction that took little
+    ///   of a click".)
     private func clickSteps(at frame: Int, configuration: OnsetDetectorConfiguration)
         -> [(jumpDB: Double, minimumGap: Int, loudestSkippedDB: Double?)] {
         var steps: [(jumpDB: Double, minimumGap: Int, loudestSkippedDB: Double?)] = []

@@ -170,7 +170,7 @@ extension CorpusEvaluateCommand {
                 let taps = try CorpusDirectory.readTimes(directory + "/" + entry.taps)
                 let touches = try CorpusDirectory.readTouches(directory + "/" + entry.touches)
                 let stimulus = withStimulus && !entry.stimulus.isEmpty ? directory + "/" + entry.stimulus : nil
-                let analysis = try analyzeItemLatency(entry, touches: touches.map(\.time), audio: directory + "/" + entry.audio,
+                let analysis = try analyzeItemLatency(touches: touches.map(\.time), audio: directory + "/" + entry.audio,
                                                       stimulus: stimulus)
                 scores.append(CorpusLatencyScoring.score(entry: entry, taps: taps, touches: touches, onsets: analysis.onsets,
                                                          pairs: analysis.pairs, estimated: analysis.latency))
@@ -247,13 +247,13 @@ struct CorpusEvaluation: Encodable {
 /// `tapkit latency`'s analysis of one item with its touches, default settings: the onsets it
 /// reports, those paired with a touch, and the latency mean and SD (seconds). The one place
 /// the corpus evaluator calls the latency analysis.
-func analyzeItemLatency(_ entry: ManifestEntry, touches: [Double], audio: String, stimulus: String?) throws
+func analyzeItemLatency(touches: [Double], audio: String, stimulus: String?) throws
     -> (onsets: [Double], pairs: [(onset: Double, touch: Double)], latency: (mean: Double, sd: Double?)?) {
-    let task = try analyzeLatency(id: TaskID(user: entry.split == .dev ? 1 : 2, track: 1), touches: touches, audioPath: audio,
+    // The id only labels the task.
+    let task = try analyzeLatency(id: TaskID(user: 1, track: 1), touches: touches, audioPath: audio,
                                   stimulus: stimulus.map { StimulusInput(path: $0) })
     if let report = task.stimulusBleed { FileHandle.standardError.write(Data("\(audio): \(report.message)\n".utf8)) }
-    let onsets = task.onsets.map(\.time)
-    return (onsets, task.match.pairs.map { (onsets[$0.onsetIndex], $0.touchTime) },
+    return (task.onsets.map(\.time), task.match.pairs.map { ($0.onsetTime, $0.touchTime) },
             task.latency.map { ($0.mean, $0.standardDeviation) })
 }
 
