@@ -60,7 +60,7 @@ public struct TapModel: Sendable, Equatable {
     /// deviations; infinite for an onset without features.
     /// - Parameters:
     ///   - onset: the onset, with its features.
-    ///   - countsDecay: whether the decay is one of the features (``fitsWhenAsked(_:)`` leaves
+    ///   - countsDecay: whether the decay is one of the features (`fitsWhenAsked(_:)` leaves
     ///     it out for a clear new contact).
     public func distance(_ onset: Onset, decay countsDecay: Bool = true) -> Double {
         guard let features = onset.features else { return .infinity }
