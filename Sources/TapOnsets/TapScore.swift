@@ -108,6 +108,11 @@ public enum TapScore {
     /// How near a tap must lie to one local inter-tap interval before or after an onset for
     /// that onset to be on the taps' rhythm, as a fraction of the interval.
     public static let rhythmTolerance = 0.15
+    /// How near another click must lie to one interval before or after a press's second sound
+    /// for that sound to be a click keeping the metronome's beat, as a fraction of the
+    /// interval: a metronome keeps its period to the sample, so the slack is the taps' median
+    /// interval against the clicks' (a third of ``rhythmTolerance``, 25 ms at 500 ms).
+    public static let clickBeatTolerance = rhythmTolerance / 3
 
     /// Indices of taps (among `taps`, in time order) that sound unlike the recording's other
     /// taps and fall off their rhythm: a knuckle's knock, a key pressed between the taps, a
@@ -134,15 +139,25 @@ public enum TapScore {
     /// release 40–100 ms later (`pairs`, from `pressReleasePairs`). Where such pairs are the
     /// exception (fewer than ``pressShare`` of the taps start one), the first sound of a pair
     /// is a suspect too, and an outsider when it is off the rhythm on *both* sides and its
-    /// second sound keeps no beat either (no sound of any kind, nor a stimulus onset, about
-    /// one interval before or after it). A tap followed by a click that was not subtracted
-    /// passes one of these: its neighbours keep the rhythm on one side, or the click keeps the
-    /// metronome's beat.
+    /// second sound keeps no beat either (no click about one interval before or after it,
+    /// within ``clickBeatTolerance``: a stimulus onset or a sound that is neither an anchor nor
+    /// a press). A tap followed by a click that was not subtracted passes one of these: its
+    /// neighbours keep the rhythm on one side, or the click keeps the metronome's beat.
     ///
     /// A tap whose centroid lies within reach but whose power spreads over the octave bands
     /// unlike the others' (`profileOutliers`: a knock's contact burst, a key's plastic click)
     /// is judged as a press is: an outsider only off the rhythm on both sides, since a quiet
     /// tap's profile scatters with the noise in it. It stays an anchor for the other suspects.
+    ///
+    /// Before all of these, any suspect that lies between two successive *beats* (anchors
+    /// that spread their power as the taps do) one local interval apart, within
+    /// ``rhythmTolerance``, is an outsider: a steady tapper leaves no room for a tap there,
+    /// wherever in the gap the sound falls. By chance a key pressed between the taps lies
+    /// about one interval from a tap on one side about half the time, and the rules above keep
+    /// it. This holds only where the rhythm is steady: the robust spread (1.4826 × MAD) of the
+    /// local intervals within the same tolerance, as in synchronization and continuation
+    /// tapping and not in a drum pattern's mix of note values. A silent tap leaves a gap of two
+    /// intervals, and a tap that came out differently keeps its gap.
     ///
     /// With fewer than ``outsiderMinimumTaps`` measured taps there is no reference and no
     /// outsider. In dense material (a drum kit) every onset has neighbours at about one
@@ -191,15 +206,32 @@ public enum TapScore {
         }
         let firstHeard = Swift.min(anchors[0], stimulus.first ?? .infinity)
         let lastHeard = Swift.max(anchors[anchors.count - 1], stimulus.last ?? -.infinity)
-        // Every sound heard, whatever its kind: the beat a press's release might keep.
-        lazy var everyTime = (onsets.map(\.time) + stimulus).sorted()
+        // The sounds whose beat a press's release might keep, if the release is a click left
+        // in: the stimulus onsets and every other sound but the anchors and the presses (the
+        // clicks' beat, not the taps').
+        let anchorIndices = Set(taps.filter { !suspects.contains($0) })
+        lazy var clickTimes = (onsets.indices.filter { !anchorIndices.contains($0) && releaseOf[$0] == nil }
+            .map { onsets[$0].time } + stimulus).sorted()
+        // The beats a judged sound may fall between: the anchors that also spread their power
+        // as the taps do.
+        let beats = taps.filter { !suspects.contains($0) && !spreadUnlike.contains($0) }.map { onsets[$0].time }
         var found = Set<Int>()
         for index in judged {
             let time = onsets[index].time
             let position = intervalStarts.firstIndex(notBelow: time)
             let nearby = Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)])
-            guard let interval = Summary(nearby)?.median else { continue }
+            guard let summary = Summary(nearby) else { continue }
+            let interval = summary.median
             let tolerance = rhythmTolerance * interval
+            // Between two beats one interval apart there is no room for a tap: the sound is an
+            // extra, however near it lies to one interval from either beat. Only where the
+            // rhythm is steady (the intervals scatter less than the tolerance).
+            let next = beats.firstIndex(notBelow: time)
+            if next > 0, next < beats.count, summary.scaledMAD <= tolerance,
+               abs(beats[next] - beats[next - 1] - interval) <= tolerance {
+                found.insert(index)
+                continue
+            }
             func heard(near target: Seconds) -> Bool {
                 anchors.contains(target, within: tolerance) || stimulus.contains(target, within: tolerance)
             }
@@ -213,8 +245,9 @@ public enum TapScore {
                 // about one interval from it. A key's release keeps none.
                 if let release = releaseOf[index] {
                     let releaseTime = onsets[release].time
-                    guard !everyTime.contains(releaseTime - interval, within: tolerance),
-                          !everyTime.contains(releaseTime + interval, within: tolerance) else { continue }
+                    let onBeat = clickBeatTolerance * interval
+                    guard !clickTimes.contains(releaseTime - interval, within: onBeat),
+                          !clickTimes.contains(releaseTime + interval, within: onBeat) else { continue }
                 }
                 found.insert(index)
                 continue

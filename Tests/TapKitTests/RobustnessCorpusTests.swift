@@ -123,11 +123,12 @@ import TapCorpus
     /// rhythm and such pairs are the exception (`TapScore.outsiders`), or when it spreads its
     /// power over the octave bands unlike the taps and falls off their rhythm (session 13).
     /// 26 presses were reported as taps before session 8, 13 after it, 7 since session 13 (in
-    /// bursts of keys, or near the rhythm by chance); no tap is lost.
+    /// bursts of keys, or near the rhythm by chance), 3 since session 16 (a press between two
+    /// taps one interval apart is an outsider wherever it falls); no tap is lost.
     @Test func keysPressedBetweenTheTapsAreNotTaps() throws {
         let scores = try Self.scores(seed: 2026, itemsPerSplit: 3, conditions: [.keyboard], split: .dev)
         let presses = scores.reduce(0) { $0 + ($1.falseOnsetCauses["key-press"] ?? 0) }
-        #expect(presses <= 8, "\(scores.map(\.falseOnsetCauses))")
+        #expect(presses <= 4, "\(scores.map(\.falseOnsetCauses))")
         #expect(scores.reduce(0) { $0 + $1.hits } == scores.reduce(0) { $0 + $1.taps })
     }
 

@@ -189,6 +189,23 @@ import TapAudio
         #expect(result.values.filter { $0 == .tap }.count == 12)
     }
 
+    @Test func aKeyPressedBetweenTwoBeatsIsNotATapWhereverItFalls() {
+        // The tap at 2.2 s came 50 ms late, so the key pressed 120 ms after the tap at 2.8 s
+        // lies one interval (0.6 s, within 15 %) after a tap: on the rhythm on one side. It
+        // still falls between the taps at 2.8 and 3.4 s, one interval apart, where a steady
+        // tapper leaves no room for a tap.
+        var onsets = taps()
+        onsets[2] = onset(2.25, centroid: 1_000)
+        let press = keyPress(2.92)
+        let result = kinds(onsets + press)
+        #expect(result[press[0].time] == .other && result[press[1].time] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+        // Next to a silent tap (3.4 s) the gap is two intervals: the press keeps its place by
+        // the tap one interval before it, as a tap there would.
+        onsets.removeAll { abs($0.time - 3.4) < 0.01 }
+        #expect(kinds(onsets + press)[press[0].time] == .tap)
+    }
+
     @Test func tappingOnAKeyboardKeepsEveryTap() {
         // Tapping on a key, its middle stretch unpaced (intervals wandering by up to 50 %, so
         // that neither those presses nor their releases keep a beat); the releases of the
