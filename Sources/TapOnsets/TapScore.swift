@@ -190,7 +190,8 @@ public enum TapScore {
         // profile scatters with the noise in it, and its neighbours keep their rhythm by it.
         let judged = suspects.union(spreadUnlike)
         guard !judged.isEmpty else { return [] }
-        let anchors = taps.filter { !suspects.contains($0) }.map { onsets[$0].time }
+        let anchorTaps = taps.filter { !suspects.contains($0) }
+        let anchors = anchorTaps.map { onsets[$0].time }
         let suspectTimes = suspects.map { onsets[$0].time }.sorted()
         let stimulus = stimulusTimes.sorted()
         guard !anchors.isEmpty else { return [] }
@@ -209,12 +210,12 @@ public enum TapScore {
         // The sounds whose beat a press's release might keep, if the release is a click left
         // in: the stimulus onsets and every other sound but the anchors and the presses (the
         // clicks' beat, not the taps').
-        let anchorIndices = Set(taps.filter { !suspects.contains($0) })
-        lazy var clickTimes = (onsets.indices.filter { !anchorIndices.contains($0) && releaseOf[$0] == nil }
+        let anchorSet = Set(anchorTaps)
+        lazy var clickTimes = (onsets.indices.filter { !anchorSet.contains($0) && releaseOf[$0] == nil }
             .map { onsets[$0].time } + stimulus).sorted()
         // The beats a judged sound may fall between: the anchors that also spread their power
         // as the taps do.
-        let beats = taps.filter { !suspects.contains($0) && !spreadUnlike.contains($0) }.map { onsets[$0].time }
+        let beats = anchorTaps.filter { !spreadUnlike.contains($0) }.map { onsets[$0].time }
         var found = Set<Int>()
         for index in judged {
             let time = onsets[index].time
