@@ -206,6 +206,19 @@ import TapAudio
         #expect(kinds(onsets + press)[press[0].time] == .tap)
     }
 
+    @Test func theGapBetweenTwoBeatsCountsOnlyInASteadyRhythm() {
+        // Intervals of 0.45, 0.6 and 0.75 s in turn (a pattern, or a wandering tapper): their
+        // robust spread (0.22 s) exceeds 15 % of their median (0.6 s). A press at 3.2 s lies
+        // between the taps at 2.8 and 3.4 s, 0.6 s apart, and 0.6 s before the tap at 3.85 s:
+        // it is judged by its neighbours alone and keeps its place.
+        let intervals = [0.6, 0.45, 0.75, 0.6, 0.45, 0.75, 0.6, 0.45, 0.75, 0.6, 0.6]
+        let times = intervals.reduce(into: [1.0]) { $0.append($0.last! + $1) }
+        let press = keyPress(3.2)
+        let result = kinds(times.map { onset($0, centroid: 1_000) } + press)
+        #expect(result[press[0].time] == .tap)
+        #expect(times.allSatisfy { result[$0] == .tap })
+    }
+
     @Test func tappingOnAKeyboardKeepsEveryTap() {
         // Tapping on a key, its middle stretch unpaced (intervals wandering by up to 50 %, so
         // that neither those presses nor their releases keep a beat); the releases of the
