@@ -268,6 +268,11 @@ struct BleedCanceller {
     private var nextClick: Int
     /// Clicks subtracted so far.
     private(set) var cancelledClicks = 0
+    /// Grid points where a click sounded in the template's shape (its first part correlating
+    /// at least ``scaledClickCorrelation`` with it) but was left in place, its gain outside
+    /// what is subtracted: a gate or a gain control changed it. Their grid instants, as
+    /// aligned, frames.
+    private(set) var clicksLeftInPlace: [Int] = []
     /// Where the clicks subtracted since samples were last released start, frames.
     private var subtractedSinceRelease: [Int] = []
 
@@ -316,9 +321,12 @@ struct BleedCanceller {
         return (dot, energy, signalEnergy)
     }
 
+    /// Notes a click not subtracted whose first part, at its best fit, keeps the template's shape.
+    private mutating func noteLeftInPlace(_ best: (start: Int, gain: Double, fit: Double, correlation: Double)?) {
+        if let best, best.correlation >= scaledClickCorrelation { clicksLeftInPlace.append(best.start + template.leadFrames) }
+    }
+
     private mutating func cancel(click k: Int) {
-        // A grid point the recording showed no click at (BleedGridCheck) is never subtracted.
-        guard template.canSound(k) else { return }
         let gridStart = template.startFrame(ofClick: k)
         // Align on the click's first part only (a tap that starts on the click's tail must not
         // sway it). The whole click is subtracted at gain 1: a digital click through a fixed
@@ -338,13 +346,22 @@ struct BleedCanceller {
                 best = (start, dot / partialEnergy, fit, dot / (partialEnergy * signalEnergy).squareRoot())
             }
         }
+        // A grid point the recording showed no click at (BleedGridCheck) is never subtracted;
+        // a click there in the template's shape is noted as left in place.
+        guard template.canSound(k) else {
+            noteLeftInPlace(best)
+            return
+        }
         let isScaled = best.map { !acceptedGains.contains($0.gain) && scaledGains.contains($0.gain)
             && $0.correlation >= scaledClickCorrelation } ?? false
         let fits = isScaled || (best.map { acceptedGains.contains($0.gain) && $0.correlation >= minimumCorrelation } ?? false)
         // Subtract where the click is evidently there, or where the metronome was evidently
         // playing (a click masked by a loud tap); never invent a click in a silence. A click
         // that does not fit cleanly is placed where the last clean one was, relative to the grid.
-        guard fits || template.isBetweenHeardClicks(k) else { return }
+        guard fits || template.isBetweenHeardClicks(k) else {
+            noteLeftInPlace(best)
+            return
+        }
         let start = gridStart + (fits ? best!.start - gridStart : trackedShift)
         let first = max(start, pendingStart)
         let last = min(start + template.samples.count, pendingStart + pending.count)
@@ -370,7 +387,10 @@ struct BleedCanceller {
             ramp = (best!.gain, 0)
         }
         let gain = ramp.start + ramp.slope / 2
-        guard 2 * dot > gain * energy || signalEnergy > 4 * energy else { return }
+        guard 2 * dot > gain * energy || signalEnergy > 4 * energy else {
+            noteLeftInPlace(best)
+            return
+        }
         if fits { trackedShift = best!.start - gridStart }
         // A clean click is subtracted at the fraction of a frame where it sits: the delay in
         // −0.5…0.5 frames that leaves the least of it over its first part (searched in quarters,

@@ -11,7 +11,11 @@ extension BleedTemplate {
     /// taps leave gaps that a sub-multiple bridges as well), and then every other, or every
     /// second and third, grid point falls where no click sounds. The points are grouped by
     /// `k mod d` for d = 2, 3, 4; the first d whose groups split into clicking and silent ones
-    /// marks the silent residues (``silentResidues``), which are never subtracted. When all
+    /// marks the silent residues (``silentResidues``), which are never subtracted. A split stands
+    /// only where each silent residue shows clicks at fewer of its points than the clicking
+    /// residues' share would give beyond chance (a binomial tail under ``silenceChance``): a
+    /// noise gate that lets some clicks of every residue through, judged on a dozen points,
+    /// can put one residue's median under ½ by chance. When all
     /// groups click the template stands as it is; when none does, it is refused (nil): the
     /// recording does not bear the grid out.
     /// - Parameter segment: reads `length` high-passed frames from a start frame; nil past the end.
@@ -54,7 +58,25 @@ extension BleedTemplate {
             // median near ½), so a residue is silent only when it is also far below one that
             // clicks: a silent point's gain is that of the noise, near 0.
             let loudest = medians.max() ?? 0
-            let silent = medians.indices.filter { medians[$0] < 0.5 && (loudest < 0.5 || medians[$0] < loudest / 3) }
+            var silent = medians.indices.filter { medians[$0] < 0.5 && (loudest < 0.5 || medians[$0] < loudest / 3) }
+            // A residue that falls between the clicks (a sub-multiple grid) shows a click at
+            // hardly any of its points. Under a gate or a gain control some clicks of every
+            // residue sound at full gain, and a few points can put one residue's median under ½
+            // by chance; the split stands only if every silent residue shows fewer clicks than
+            // the clicking ones would show there, beyond chance (`silenceChance`).
+            if !silent.isEmpty, silent.count < modulus {
+                let counts = (0..<modulus).map { residue in
+                    let points = gains.filter { (($0.k % modulus) + modulus) % modulus == residue }
+                    return (points: points.count, clicks: points.filter { $0.gain >= 0.5 }.count)
+                }
+                let clicking = counts.indices.filter { !silent.contains($0) }.map { counts[$0] }
+                // The clicking residues' share of points with a click, with one of each added
+                // (so that a handful of points never makes the share 1).
+                let share = Double(clicking.reduce(0) { $0 + $1.clicks } + 1) / Double(clicking.reduce(0) { $0 + $1.points } + 2)
+                if silent.contains(where: { binomialTail(atMost: counts[$0].clicks, of: counts[$0].points, share: share) >= silenceChance }) {
+                    silent = []
+                }
+            }
             if silent.isEmpty { continue }
             allClick = false
             if silent.count < modulus {
@@ -69,4 +91,19 @@ extension BleedTemplate {
         // modulus clicks: the template does not fit the recording.
         return allClick ? self : nil
     }
+}
+
+/// How improbable a silent residue's few clicks must be, had it clicked as often as the
+/// clicking residues do, for the grid check to take it for silent.
+let silenceChance = 0.05
+
+/// P(X ≤ `count`) for X binomial with `trials` trials of probability `share`.
+func binomialTail(atMost count: Int, of trials: Int, share: Double) -> Double {
+    guard count < trials else { return 1 }
+    var total = 0.0
+    for k in 0...count {
+        let logChoose = lgamma(Double(trials + 1)) - lgamma(Double(k + 1)) - lgamma(Double(trials - k + 1))
+        total += exp(logChoose + Double(k) * log(share) + Double(trials - k) * log1p(-share))
+    }
+    return min(1, total)
 }

@@ -316,7 +316,8 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     // acoustic path smears them (reverberation, resampling): an onset that starts where a
     // heard click started and is clearly weaker than that click is its residue. Anything else
     // on the grid is a tap that coincided with a click.
-    let (taps, residues) = separateClickResidues(onsets, clicks: stimulus)
+    let (taps, residues) = separateClickResidues(onsets, clicks: stimulus,
+                                                 leftInPlace: clicksAt(stimulus, frames: canceller.clicksLeftInPlace, sampleRate: rate))
     return TapOnsetDetection(onsets: taps, stimulusOnsets: (stimulus + residues).sorted { $0.time < $1.time },
                              cancelledClicks: canceller.cancelledClicks)
 }
@@ -334,17 +335,32 @@ let minimumFallbackLikeness = 0.9
 ///
 /// A metronome leaks at one level; a heard click well over the others carries a tap that
 /// sounded with it, and a quiet tap left there after the subtraction is no residue of it.
-func separateClickResidues(_ onsets: [Onset], clicks: [Onset]) -> (onsets: [Onset], residues: [Onset]) {
+/// Where the canceller left a click in place (`leftInPlace`, indices of `clicks`: it kept
+/// the template's shape at a gain the canceller does not subtract, as a noise gate or a gain
+/// control leaves it), pass 2 hears the click itself: an onset there up to
+/// ``tapOnClickMarginDB`` over the clicks' level is that click.
+func separateClickResidues(_ onsets: [Onset], clicks: [Onset], leftInPlace: Set<Int> = []) -> (onsets: [Onset], residues: [Onset]) {
     guard let clickLevel = Summary(clicks.map(\.strength))?.median else { return (onsets, []) }
     let clickTimes = clicks.map(\.time)
     var kept: [Onset] = [], residues: [Onset] = []
     for onset in onsets {
         let isResidue = clickStart(near: onset, clickTimes: clickTimes, lead: clickResidueWindow).map { click in
-            onset.strength <= min(clicks[click].strength, clickLevel) - clickResidueMarginDB
+            if leftInPlace.contains(click) {
+                return onset.strength <= min(clicks[click].strength, clickLevel) + tapOnClickMarginDB
+            }
+            return onset.strength <= min(clicks[click].strength, clickLevel) - clickResidueMarginDB
         } ?? false
         if isResidue { residues.append(onset) } else { kept.append(onset) }
     }
     return (kept, residues)
+}
+
+/// Indices of the heard `clicks` (in time order) within a few frames of one of `frames`
+/// (grid instants, as the canceller aligned them).
+func clicksAt(_ clicks: [Onset], frames: [Int], sampleRate: Double) -> Set<Int> {
+    let starts = frames.sorted().map { Double($0) / sampleRate }
+    let reach = clickResidueWindow + 4 / sampleRate
+    return Set(clicks.indices.filter { starts.contains(clicks[$0].time, within: reach) })
 }
 
 /// The index of the first click (of `clickTimes`, ascending) that starts from `lead` before
