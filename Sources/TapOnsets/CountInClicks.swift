@@ -49,6 +49,14 @@ public enum CountInClicks {
     /// milliseconds to tens of milliseconds (2.3–17.9 ms there), and the grid it spans drifts
     /// across them.
     public static let periodAgreement: Seconds = 0.001
+    /// Where the taps scatter so much that their period is known less well than
+    /// ``periodAgreement``, they agree with the clicks' within this many standard errors of
+    /// their period (the least-squares slope's): a count-in's interval is off the later
+    /// taps' period by 1.0–1.9 ms, 1.5–2.8 standard errors, in some of the corpus's recordings
+    /// (a tapper whose taps scatter by 20 ms), and a participant's own first interval by
+    /// milliseconds to tens of milliseconds, at which the grid drifts off the taps that follow
+    /// (see ``phaseShareOnBeat``).
+    public static let periodAgreementErrors = 3.0
 
     /// How close to the grid of the first two a further click of the count-in lies, seconds
     /// (a digital metronome is sample-exact; a count-in of a bar or more has more clicks).
@@ -92,8 +100,23 @@ public enum CountInClicks {
         let onBeat = offsets.indices.filter { abs(offsets[$0] - median) <= phaseTolerance * period }
         guard Double(onBeat.count) >= phaseShareOnBeat * Double(offsets.count) else { return [] }
         // Taps all on one beat give a period that is not a number: no count-in.
-        let tapPeriod = StimulusLockedOnsets.fitLine(onBeat.map { (beats[$0], times[$0]) }).period
-        guard abs(tapPeriod - period) <= periodAgreement else { return [] }
+        let points = onBeat.map { (k: beats[$0], time: times[$0]) }
+        let line = StimulusLockedOnsets.fitLine(points)
+        guard abs(line.period - period) <= max(periodAgreement, periodAgreementErrors * periodError(of: line, points)) else { return [] }
         return Set(run)
+    }
+
+    /// The standard error of `line`'s period, fitted to `points` by least squares: the
+    /// residuals' SD (n − 2 degrees of freedom) over the root of Σ(k − k̄)²; infinite with
+    /// fewer than three points.
+    static func periodError(of line: StimulusLockedOnsets.Grid, _ points: [(k: Double, time: Double)]) -> Seconds {
+        guard points.count > 2 else { return .infinity }
+        let meanK = points.reduce(0) { $0 + $1.k } / Double(points.count)
+        let spread = points.reduce(0) { $0 + ($1.k - meanK) * ($1.k - meanK) }
+        let squares = points.reduce(0) { sum, point in
+            let residual = point.time - (line.phase + line.period * point.k)
+            return sum + residual * residual
+        }
+        return (squares / Double(points.count - 2)).squareRoot() / spread.squareRoot()
     }
 }
