@@ -50,6 +50,8 @@ extension BleedTemplate {
             return sorted.isEmpty ? -.infinity : sorted[sorted.count / 2]
         }
         var allClick = true
+        // A split set aside as chance still showed clicks at every residue's points.
+        var clicksEverywhere = false
         for modulus in 2...4 {
             let medians = (0..<modulus).map { residue in
                 median(gains.filter { (($0.k % modulus) + modulus) % modulus == residue }.map(\.gain))
@@ -75,6 +77,7 @@ extension BleedTemplate {
                 let share = Double(clicking.reduce(0) { $0 + $1.clicks } + 1) / Double(clicking.reduce(0) { $0 + $1.points } + 2)
                 if silent.contains(where: { binomialTail(atMost: counts[$0].clicks, of: counts[$0].points, share: share) >= silenceChance }) {
                     silent = []
+                    clicksEverywhere = true
                 }
             }
             if silent.isEmpty { continue }
@@ -87,9 +90,11 @@ extension BleedTemplate {
                 return template
             }
         }
-        // Clicks at every residue of every modulus: the grid is the clicks'. No residue of any
-        // modulus clicks: the template does not fit the recording.
-        return allClick ? self : nil
+        // Clicks at every residue of every modulus, or a split that was only chance (clicks at
+        // some of every residue's points): the grid is the clicks', and each click is judged
+        // as the canceller fits it. No residue of any modulus clicks: the template does not
+        // fit the recording.
+        return allClick || clicksEverywhere ? self : nil
     }
 }
 
