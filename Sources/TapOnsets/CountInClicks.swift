@@ -66,43 +66,64 @@ public enum CountInClicks {
     /// (an interval 0.1 ms off drifts 2.4 ms over 24 beats).
     public static let laterTapsExamined = 24
 
-    /// Indices of `onsets` (in time order) that are count-in clicks: only onsets of kind
-    /// ``OnsetKind/tap`` are considered. `stimulusTimes` are the stimulus onsets already set
-    /// aside: when one comes before the first tap, the clicks before the taps were found
-    /// (on the click grid, or by this rule before), and the rule does not run.
+    /// Indices of `onsets` (in time order) that are count-in clicks. The count-in starts with
+    /// the first two onsets of kind ``OnsetKind/tap``, or with the first tap and a sound scored
+    /// as ``OnsetKind/other`` before the second tap that sounds like it (one of a count-in's
+    /// two clicks can score under the cut, as in 6 items of the robustness corpus's eight
+    /// seeds); further clicks and the later taps are taps. `stimulusTimes` are the
+    /// stimulus onsets already set aside: when one comes before the first tap, the clicks
+    /// before the taps were found (on the click grid, or by this rule before), and the rule
+    /// does not run.
     public static func indices(in onsets: [Onset], stimulusTimes: [Seconds] = []) -> Set<Int> {
         let taps = onsets.indices.filter { onsets[$0].kind == .tap }
         guard taps.count >= 2 + minimumLaterTaps,
               taps.allSatisfy({ onsets[$0].time.isFinite && onsets[$0].strength.isFinite }) else { return [] }
-        let first = onsets[taps[0]], second = onsets[taps[1]]
-        guard !stimulusTimes.contains(where: { $0 < first.time - runTolerance }) else { return [] }
-        guard StimulusMarkers.soundAlike([first, second]) else { return [] }
+        let firstTap = taps[0]
+        let others = onsets.indices.filter { index in
+            onsets[index].kind == .other && onsets[index].features != nil && onsets[index].time < onsets[taps[1]].time
+                && onsets[index].time.isFinite && onsets[index].strength.isFinite
+        }
+        let pairs = [(taps[0], taps[1])] + others.map { $0 < firstTap ? ($0, firstTap) : (firstTap, $0) }
+        for (first, second) in pairs {
+            if let clicks = countIn(first, second, in: onsets, taps: taps, stimulusTimes: stimulusTimes) { return clicks }
+        }
+        return []
+    }
+
+    /// The count-in that starts with onsets `firstIndex` and `secondIndex`, if the later taps
+    /// bear it out.
+    private static func countIn(_ firstIndex: Int, _ secondIndex: Int, in onsets: [Onset], taps: [Int],
+                                stimulusTimes: [Seconds]) -> Set<Int>? {
+        let first = onsets[firstIndex], second = onsets[secondIndex]
+        guard !stimulusTimes.contains(where: { $0 < first.time - runTolerance }) else { return nil }
+        guard StimulusMarkers.soundAlike([first, second]) else { return nil }
         // The count-in: the first two and every further tap on their grid that sounds like them.
-        var run = [taps[0], taps[1]]
+        var run = [firstIndex, secondIndex]
         var period = second.time - first.time
-        while run.count < taps.count - minimumLaterTaps {
-            let next = onsets[taps[run.count]]
+        var following = Array(taps.drop { onsets[$0].time <= second.time })
+        while following.count > minimumLaterTaps {
+            let next = onsets[following[0]]
             guard abs(next.time - (first.time + Double(run.count) * period)) <= runTolerance,
                   StimulusMarkers.soundAlike([first, next]) else { break }
-            run.append(taps[run.count])
+            run.append(following.removeFirst())
             period = (next.time - first.time) / Double(run.count - 1)
         }
-        guard periodRange.contains(period) else { return [] }
-        let later = taps[run.count...].prefix(laterTapsExamined).map { onsets[$0] }
+        guard periodRange.contains(period), following.count >= minimumLaterTaps else { return nil }
+        let later = following.prefix(laterTapsExamined).map { onsets[$0] }
         let clickLevel = run.reduce(0) { $0 + onsets[$1].strength } / Double(run.count)
-        guard let tapLevel = Summary(later.map(\.strength))?.median, clickLevel <= tapLevel - bleedDropDB else { return [] }
+        guard let tapLevel = Summary(later.map(\.strength))?.median, clickLevel <= tapLevel - bleedDropDB else { return nil }
         // Each later tap's beat on the grid and signed distance from it; the taps off the
         // beat (a stray sound among them) take no part in the period.
         let times = later.map(\.time)
         let beats = times.map { (($0 - first.time) / period).rounded() }
         let offsets = zip(times, beats).map { $0 - (first.time + $1 * period) }
-        guard let median = Summary(offsets)?.median, abs(median) >= minimumAsynchrony else { return [] }
+        guard let median = Summary(offsets)?.median, abs(median) >= minimumAsynchrony else { return nil }
         let onBeat = offsets.indices.filter { abs(offsets[$0] - median) <= phaseTolerance * period }
-        guard Double(onBeat.count) >= phaseShareOnBeat * Double(offsets.count) else { return [] }
+        guard Double(onBeat.count) >= phaseShareOnBeat * Double(offsets.count) else { return nil }
         // Taps all on one beat give a period that is not a number: no count-in.
         let points = onBeat.map { (k: beats[$0], time: times[$0]) }
         let line = StimulusLockedOnsets.fitLine(points)
-        guard abs(line.period - period) <= max(periodAgreement, periodAgreementErrors * periodError(of: line, points)) else { return [] }
+        guard abs(line.period - period) <= max(periodAgreement, periodAgreementErrors * periodError(of: line, points)) else { return nil }
         return Set(run)
     }
 

@@ -117,7 +117,25 @@ import Testing
         #expect(CountInClicks.indices(in: [sound(1.0, level: -52), sound(1.5, level: -52)] + later.prefix(5)).isEmpty)
     }
 
-    /// Only taps are considered: an `other` sound before the clicks does not stand in for one.
+    /// One of the two clicks scored under the cut (an `other` sound): it still starts the
+    /// count-in with the first tap when the two sound alike, and both are set aside.
+    @Test func aCountInWhoseClickScoredUnderTheCutIsFound() {
+        for clickScoredLow in [0, 1] {
+            var clicks = [sound(1.0, level: -52), sound(1.5, level: -52.4)]
+            clicks[clickScoredLow].kind = .other
+            let onsets = clicks + taps(beats: 2..<30, asynchrony: 0.030, seed: 3)
+            #expect(CountInClicks.indices(in: onsets) == [0, 1], "click \(clickScoredLow) scored low")
+        }
+        // Without the later taps' beat, an `other` sound like the first tap is no click.
+        var stray = sound(0.7, level: -52)
+        stray.kind = .other
+        let later = taps(beats: 2..<30, asynchrony: 0.030, seed: 3)
+        var soft = later
+        soft[0].strength = -52
+        #expect(CountInClicks.indices(in: [stray] + soft).isEmpty)
+    }
+
+    /// An `other` sound unlike the clicks (a knock) does not stand in for one.
     @Test func otherSoundsAreSkipped() {
         var knock = sound(0.4, level: -20)
         knock.kind = .other
