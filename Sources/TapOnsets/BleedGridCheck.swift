@@ -1,4 +1,5 @@
 import Foundation
+import TapStatistics
 
 extension BleedTemplate {
     /// The template checked against the recording at its grid's points: at each point the
@@ -53,9 +54,11 @@ extension BleedTemplate {
         // A split set aside as chance still showed clicks at every residue's points.
         var clicksEverywhere = false
         for modulus in 2...4 {
-            let medians = (0..<modulus).map { residue in
-                median(gains.filter { (($0.k % modulus) + modulus) % modulus == residue }.map(\.gain))
+            // Each residue's gains, once per modulus.
+            let groups = (0..<modulus).map { residue in
+                gains.filter { (($0.k % modulus) + modulus) % modulus == residue }.map(\.gain)
             }
+            let medians = groups.map(median)
             // Under an automatic gain control the clicks' gains spread (0.1–1.9 around a
             // median near ½), so a residue is silent only when it is also far below one that
             // clicks: a silent point's gain is that of the noise, near 0.
@@ -67,15 +70,13 @@ extension BleedTemplate {
             // by chance; the split stands only if every silent residue shows fewer clicks than
             // the clicking ones would show there, beyond chance (`silenceChance`).
             if !silent.isEmpty, silent.count < modulus {
-                let counts = (0..<modulus).map { residue in
-                    let points = gains.filter { (($0.k % modulus) + modulus) % modulus == residue }
-                    return (points: points.count, clicks: points.filter { $0.gain >= 0.5 }.count)
-                }
-                let clicking = counts.indices.filter { !silent.contains($0) }.map { counts[$0] }
+                let clicks = groups.map { group in group.filter { $0 >= 0.5 }.count }
+                let clicking = groups.indices.filter { !silent.contains($0) }
                 // The clicking residues' share of points with a click, with one of each added
                 // (so that a handful of points never makes the share 1).
-                let share = Double(clicking.reduce(0) { $0 + $1.clicks } + 1) / Double(clicking.reduce(0) { $0 + $1.points } + 2)
-                if silent.contains(where: { binomialTail(atMost: counts[$0].clicks, of: counts[$0].points, share: share) >= silenceChance }) {
+                let share = Double(clicking.reduce(0) { $0 + clicks[$1] } + 1)
+                    / Double(clicking.reduce(0) { $0 + groups[$1].count } + 2)
+                if silent.contains(where: { binomialCDF(atMost: clicks[$0], trials: groups[$0].count, probability: share) >= silenceChance }) {
                     silent = []
                     clicksEverywhere = true
                 }
@@ -101,14 +102,3 @@ extension BleedTemplate {
 /// How improbable a silent residue's few clicks must be, had it clicked as often as the
 /// clicking residues do, for the grid check to take it for silent.
 let silenceChance = 0.05
-
-/// P(X ≤ `count`) for X binomial with `trials` trials of probability `share`.
-func binomialTail(atMost count: Int, of trials: Int, share: Double) -> Double {
-    guard count < trials else { return 1 }
-    var total = 0.0
-    for k in 0...count {
-        let logChoose = lgamma(Double(trials + 1)) - lgamma(Double(k + 1)) - lgamma(Double(trials - k + 1))
-        total += exp(logChoose + Double(k) * log(share) + Double(trials - k) * log1p(-share))
-    }
-    return min(1, total)
-}

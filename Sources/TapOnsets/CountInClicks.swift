@@ -52,7 +52,7 @@ public enum CountInClicks {
     /// Where the taps scatter so much that their period is known less well than
     /// ``periodAgreement``, they agree with the clicks' within this many standard errors of
     /// their period (the least-squares slope's): a count-in's interval is off the later
-    /// taps' period by 1.0–1.9 ms, 1.5–2.8 standard errors, in some of the corpus's recordings
+    /// taps' period by 1.0–1.9 ms, 1.1–2.8 standard errors, in some of the corpus's recordings
     /// (a tapper whose taps scatter by 20 ms), and a participant's own first interval by
     /// milliseconds to tens of milliseconds, at which the grid drifts off the taps that follow
     /// (see ``phaseShareOnBeat``).
@@ -100,9 +100,9 @@ public enum CountInClicks {
         // The count-in: the first two and every further tap on their grid that sounds like them.
         var run = [firstIndex, secondIndex]
         var period = second.time - first.time
-        var following = Array(taps.drop { onsets[$0].time <= second.time })
+        var following = taps.drop { onsets[$0].time <= second.time }
         while following.count > minimumLaterTaps {
-            let next = onsets[following[0]]
+            let next = onsets[following.first!]
             guard abs(next.time - (first.time + Double(run.count) * period)) <= runTolerance,
                   StimulusMarkers.soundAlike([first, next]) else { break }
             run.append(following.removeFirst())
@@ -123,21 +123,7 @@ public enum CountInClicks {
         // Taps all on one beat give a period that is not a number: no count-in.
         let points = onBeat.map { (k: beats[$0], time: times[$0]) }
         let line = StimulusLockedOnsets.fitLine(points)
-        guard abs(line.period - period) <= max(periodAgreement, periodAgreementErrors * periodError(of: line, points)) else { return nil }
+        guard abs(line.period - period) <= max(periodAgreement, periodAgreementErrors * StimulusLockedOnsets.periodError(of: line, points)) else { return nil }
         return Set(run)
-    }
-
-    /// The standard error of `line`'s period, fitted to `points` by least squares: the
-    /// residuals' SD (n − 2 degrees of freedom) over the root of Σ(k − k̄)²; infinite with
-    /// fewer than three points.
-    static func periodError(of line: StimulusLockedOnsets.Grid, _ points: [(k: Double, time: Double)]) -> Seconds {
-        guard points.count > 2 else { return .infinity }
-        let meanK = points.reduce(0) { $0 + $1.k } / Double(points.count)
-        let spread = points.reduce(0) { $0 + ($1.k - meanK) * ($1.k - meanK) }
-        let squares = points.reduce(0) { sum, point in
-            let residual = point.time - (line.phase + line.period * point.k)
-            return sum + residual * residual
-        }
-        return (squares / Double(points.count - 2)).squareRoot() / spread.squareRoot()
     }
 }

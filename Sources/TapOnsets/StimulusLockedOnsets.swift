@@ -422,4 +422,18 @@ public enum StimulusLockedOnsets {
         let slope = (n * sumKT - sumK * sumT) / (n * sumKK - sumK * sumK)
         return Grid(phase: (sumT - slope * sumK) / n, period: slope)
     }
+
+    /// The standard error of `line`'s period, fitted to `points` by least squares: the
+    /// residuals' SD (n − 2 degrees of freedom) over the root of Σ(k − k̄)²; infinite with
+    /// fewer than three points.
+    static func periodError(of line: Grid, _ points: [(k: Double, time: Double)]) -> Seconds {
+        guard points.count > 2 else { return .infinity }
+        let meanK = points.reduce(0) { $0 + $1.k } / Double(points.count)
+        let spread = points.reduce(0) { $0 + ($1.k - meanK) * ($1.k - meanK) }
+        let squares = points.reduce(0) { sum, point in
+            let residual = point.time - (line.phase + line.period * point.k)
+            return sum + residual * residual
+        }
+        return (squares / Double(points.count - 2)).squareRoot() / spread.squareRoot()
+    }
 }

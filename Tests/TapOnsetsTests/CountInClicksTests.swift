@@ -49,12 +49,12 @@ import Testing
 
     /// The participant's own first two taps, even when they sound alike and come 15 dB softer
     /// than the rest (a hesitant start), are rarely taken for a count-in: their interval must
-    /// match the later taps' period to 1 ms or three standard errors of it (1.3 ms here),
-    /// which an interval between two taps scattered by 15 ms (SD) does by chance in about 5 %
-    /// of tappers, and those later taps must then sit 5 ms or more off the grid. Of 400 such
-    /// simulated tappers, 12 lose their first two taps (3 %; 10 with 1 ms as the only bound);
-    /// the bound is 4 %. Taps at the level of the rest are never taken (the clicks
-    /// lie 10 dB under the taps). Docs/algorithms.md states this cost.
+    /// match the later taps' period to 1 ms or three standard errors of it (about 1.3 ms
+    /// here), which an interval between two taps scattered by 15 ms (SD) does by chance in
+    /// about 5 % of tappers (normal approximation), and those later taps must then sit 5 ms
+    /// or more off the grid. Of 400 such simulated tappers, 12 lose their first two taps (3 %;
+    /// 10 with 1 ms as the only bound); the bound is 4 %. Taps at the level of the rest are
+    /// never taken (the clicks lie 10 dB under the taps). Docs/algorithms.md states this cost.
     @Test func aParticipantsFirstTwoTapsAreRarelyTakenForClicks() {
         var flaggedSoft = 0, flaggedAtLevel = 0
         for seed in UInt64(1)...400 {

@@ -43,12 +43,6 @@ import TapAudio
         #expect(template.clickModulus == 2 && template.silentResidues == [1], "\(template.clickModulus) \(template.silentResidues)")
     }
 
-    @Test func theBinomialTailIsExact() {
-        #expect(abs(binomialTail(atMost: 1, of: 4, share: 0.5) - 5.0 / 16) < 1e-12)
-        #expect(abs(binomialTail(atMost: 0, of: 10, share: 0.9) - pow(0.1, 10)) < 1e-20)
-        #expect(binomialTail(atMost: 4, of: 4, share: 0.3) == 1)
-    }
-
     /// A heard click the canceller left in place (its shape the template's, its gain outside
     /// what it subtracts) is heard again in pass 2 at its own level: that is the click, not a
     /// tap. A sound clearly louder than the clicks there is a tap on it, and where the click
