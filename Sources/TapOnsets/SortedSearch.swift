@@ -18,4 +18,14 @@ extension Array where Element: Comparable & AdditiveArithmetic {
         let next = firstIndex(notBelow: target - tolerance)
         return next < count && self[next] <= target + tolerance
     }
+
+    /// The element of this ascending array nearest to `target` (nil when empty): a binary
+    /// search, O(log n).
+    func nearest(to target: Element) -> Element? {
+        let next = firstIndex(notBelow: target)
+        let candidates = [next > 0 ? self[next - 1] : nil, next < count ? self[next] : nil].compactMap { $0 }
+        return candidates.min { distance($0, target) < distance($1, target) }
+    }
+
+    private func distance(_ a: Element, _ b: Element) -> Element { a > b ? a - b : b - a }
 }

@@ -17,9 +17,10 @@ import TapStatistics
 /// | level under the recording's taps | ``levelRange`` dB | background blips far below every tap |
 ///
 /// The second sound of a press–release pair (see `pressReleasePairs`), the onsets of
-/// a train (see `trainMembers`), and sounds unlike the recording's taps (in centroid or in
+/// a train (see `trainMembers`), sounds unlike the recording's taps (in centroid or in
 /// how they spread their power over octave bands) or pressed like a key that fall off their
-/// rhythm (see `outsiders`) have their scores multiplied by
+/// rhythm (see `outsiders`), and the sounds of a crowd that the rhythm does not choose (see
+/// `judgeCrowds`) have their scores multiplied by
 /// ``pairFactor``. A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
 /// tap-like; the default cut (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
@@ -159,6 +160,12 @@ public enum TapScore {
     /// tapping and not in a drum pattern's mix of note values. A silent tap leaves a gap of two
     /// intervals, and a tap that came out differently keeps its gap.
     ///
+    /// Taps closer together than a tapper taps (`crowdedTaps`, runs each within ``pairGap``
+    /// of the next) are no anchors where they are the exception; the rhythm of the others
+    /// chooses among them (`judgeCrowds`), its choice is an anchor again, and the members it
+    /// sets aside are outsiders. A crowd with no member on the rhythm is judged by the gap
+    /// between two beats alone.
+    ///
     /// With fewer than ``outsiderMinimumTaps`` measured taps there is no reference and no
     /// outsider. In dense material (a drum kit) every onset has neighbours at about one
     /// interval, so none is off the rhythm. A tap that sounds unlike the others next to a
@@ -188,23 +195,31 @@ public enum TapScore {
         if Double(pressedTaps.count) < pressShare * Double(taps.count) { suspects.formUnion(pressedTaps) }
         // Taps that only spread their power unlike the others stay anchors: a quiet tap's
         // profile scatters with the noise in it, and its neighbours keep their rhythm by it.
-        let judged = suspects.union(spreadUnlike)
-        guard !judged.isEmpty else { return [] }
-        let anchorTaps = taps.filter { !suspects.contains($0) }
-        let anchors = anchorTaps.map { onsets[$0].time }
-        let suspectTimes = suspects.map { onsets[$0].time }.sorted()
         let stimulus = stimulusTimes.sorted()
-        guard !anchors.isEmpty else { return [] }
-        // The intervals between successive anchors with no suspect between them: a knock would
-        // halve the interval it sits in, and a tap that came out differently would leave a
-        // double one.
-        var intervalStarts: [Seconds] = [], intervals: [Seconds] = []
-        for (start, end) in zip(anchors, anchors.dropFirst()) {
-            let suspect = suspectTimes.firstIndex(notBelow: start)
-            if suspect < suspectTimes.count && suspectTimes[suspect] < end { continue }
-            intervalStarts.append(start)
-            intervals.append(end - start)
+        // Two taps closer than a tapper taps: one at most is a tap. Where such crowds are the
+        // exception, their members vouch for no rhythm until the rhythm of the others has
+        // chosen between them (`judgeCrowds`).
+        let crowds = crowdedTaps(onsets, taps: taps)
+        let crowded = Set(crowds.joined())
+        let crowdsJudged = Double(crowded.count) < pressShare * Double(taps.count)
+        var notAnchors = suspects
+        if crowdsJudged { notAnchors.formUnion(crowded) }
+        var (anchorTaps, intervalStarts, intervals) = localIntervals(onsets, taps: taps, excluding: notAnchors)
+        var crowdLosers = Set<Int>(), offRhythmCrowds = Set<Int>()
+        if crowdsJudged, !anchorTaps.isEmpty {
+            let verdict = judgeCrowds(crowds, onsets, anchors: anchorTaps.map { onsets[$0].time },
+                                      intervalStarts: intervalStarts, intervals: intervals)
+            crowdLosers = verdict.losers
+            offRhythmCrowds = verdict.offRhythm
+            // The crowds' winners keep the rhythm for the rest; the other members break no
+            // interval.
+            notAnchors = suspects.union(crowded.subtracting(verdict.winners))
+            (anchorTaps, intervalStarts, intervals) = localIntervals(onsets, taps: taps, excluding: notAnchors)
         }
+        let judged = suspects.union(spreadUnlike).union(offRhythmCrowds).subtracting(crowdLosers)
+        guard !judged.isEmpty || !crowdLosers.isEmpty else { return [] }
+        let anchors = anchorTaps.map { onsets[$0].time }
+        guard !anchors.isEmpty else { return crowdLosers }
         let firstHeard = Swift.min(anchors[0], stimulus.first ?? .infinity)
         let lastHeard = Swift.max(anchors[anchors.count - 1], stimulus.last ?? -.infinity)
         // The sounds whose beat a press's release might keep, if the release is a click left
@@ -216,7 +231,7 @@ public enum TapScore {
         // The beats a judged sound may fall between: the anchors that also spread their power
         // as the taps do.
         let beats = anchorTaps.filter { !spreadUnlike.contains($0) }.map { onsets[$0].time }
-        var found = Set<Int>()
+        var found = crowdLosers
         for index in judged {
             let time = onsets[index].time
             let position = intervalStarts.firstIndex(notBelow: time)
@@ -233,6 +248,9 @@ public enum TapScore {
                 found.insert(index)
                 continue
             }
+            // A crowd off the rhythm is judged by the gap alone: a tap heard with its click
+            // where the taps around are heard with theirs keeps no anchor either.
+            if !suspects.contains(index) && !spreadUnlike.contains(index) { continue }
             func heard(near target: Seconds) -> Bool {
                 anchors.contains(target, within: tolerance) || stimulus.contains(target, within: tolerance)
             }
@@ -262,6 +280,24 @@ public enum TapScore {
             if !(before && after) { found.insert(index) }
         }
         return found
+    }
+
+    /// The anchors (the taps not in `excluding`, in time order) and the intervals between
+    /// successive anchors with nothing excluded between them, with where each starts: a
+    /// knock would halve the interval it sits in, and a tap that came out differently would
+    /// leave a double one.
+    static func localIntervals(_ onsets: [Onset], taps: [Int], excluding: Set<Int>)
+        -> (anchors: [Int], starts: [Seconds], intervals: [Seconds]) {
+        let anchors = taps.filter { !excluding.contains($0) }
+        let excludedTimes = excluding.map { onsets[$0].time }.sorted()
+        var starts: [Seconds] = [], intervals: [Seconds] = []
+        for (start, end) in zip(anchors, anchors.dropFirst()).map({ (onsets[$0].time, onsets[$1].time) }) {
+            let excluded = excludedTimes.firstIndex(notBelow: start)
+            if excluded < excludedTimes.count && excludedTimes[excluded] < end { continue }
+            starts.append(start)
+            intervals.append(end - start)
+        }
+        return (anchors, starts, intervals)
     }
 
     /// The taps (of `taps`) whose ``OnsetFeatures/bandProfile`` lies more than

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import TapOnsets
+import TapAudio
+
+/// Taps closer together than a tapper taps (`TapScore.judgeCrowds`): the rhythm of the taps
+/// around a crowd says which of its sounds is the tap, and sets aside a crowd that keeps no
+/// rhythm before the taps start or between two beats.
+@Suite struct CrowdedTapTests {
+    /// A sound that every per-sound rule takes for a tap, with the taps' spectrum.
+    func onset(_ time: Double, strength: Double = -20) -> Onset {
+        let features = OnsetFeatures(sustainedSNR: 25, attackDuration: 0.001, aboveMaskDB: 25, decayDB: -12,
+                                     spectralCentroid: 1_000, spectralFlatness: 0.05)
+        return Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.001, strength: strength, snrDB: 30, features: features)
+    }
+
+    /// Twelve taps every 0.6 s from 1 s, with a scatter of a few milliseconds.
+    func taps(from start: Double = 1) -> [Onset] {
+        (0..<12).map { onset(start + Double($0) * 0.6 + 0.004 * sin(Double($0) * 2.1)) }
+    }
+
+    func kinds(_ onsets: [Onset]) -> [Double: OnsetKind] {
+        let scored = TapScore.classify(onsets.sorted { $0.time < $1.time }, cut: 0.5)
+        return Dictionary(uniqueKeysWithValues: scored.map { ($0.time, $0.kind) })
+    }
+
+    @Test func aKeyPressedAndReleasedJustBeforeATapIsNoTap() {
+        // Press 150 ms and release 75 ms before the seventh tap: three sounds each within
+        // 100 ms of the next, so no isolated press–release pair; the press and the release
+        // are off the rhythm, the tap is on it.
+        var onsets = taps()
+        let tap = onsets[6].time
+        onsets += [onset(tap - 0.150, strength: -24), onset(tap - 0.075, strength: -27)]
+        let result = kinds(onsets)
+        #expect(result[tap - 0.150] == .other)
+        #expect(result[tap - 0.075] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+    }
+
+    @Test func aWeakerSoundJustBeforeATapLosesToIt() {
+        // 50 ms before the tap and 8 dB weaker: too loud under the tap for a release pair,
+        // on the rhythm within its tolerance but 50 ms worse than the tap.
+        var onsets = taps()
+        let tap = onsets[5].time
+        onsets.append(onset(tap - 0.050, strength: -28))
+        let result = kinds(onsets)
+        #expect(result[tap - 0.050] == .other)
+        #expect(result[tap] == .tap)
+    }
+
+    @Test func aLouderSoundJustAfterATapIsLeftToTheOtherRules() {
+        // A click 50 ms after the tap and 10 dB louder also lies on the rhythm: which of the two
+        // the tapper meant is not the rhythm's to say, so neither is set aside by it.
+        var onsets = taps()
+        let tap = onsets[5].time
+        onsets.append(onset(tap + 0.050, strength: -10))
+        let result = kinds(onsets)
+        #expect(result[tap] == .tap)
+        #expect(result[tap + 0.050] == .tap)
+    }
+
+    @Test func keysPressedBeforeTheTapsStartAreNoTaps() {
+        // Two keys pressed and released in quick succession a second before the first tap,
+        // none of them one interval before it: one crowd of four, no isolated pair.
+        let keys = [0.80, 0.86, 0.93, 1.01]
+        let onsets = taps(from: 2) + keys.map { onset($0, strength: -22) }
+        let result = kinds(onsets)
+        #expect(keys.allSatisfy { result[$0] == .other })
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+    }
+
+    @Test func keysBetweenTwoBeatsAreNoTaps() {
+        // Two presses and their releases in one gap between steady taps: four sounds 60–70 ms
+        // apart, none one interval from a tap, between two taps one interval apart.
+        var onsets = taps()
+        let gap = onsets[4].time
+        let keys = [0.20, 0.26, 0.33, 0.39].map { gap + $0 }
+        onsets += keys.map { onset($0, strength: -23) }
+        let result = kinds(onsets)
+        #expect(keys.allSatisfy { result[$0] == .other })
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+    }
+
+    @Test func tapsEachHeardWithASecondSoundAreLeftAlone() {
+        // Every tap is followed 60 ms later by a sound 8 dB louder (a click heard after each
+        // tap; louder than a key's release, so no press–release pair): crowds are then the
+        // rule, not the exception, and the rhythm chooses nothing.
+        let onsets = taps().flatMap { [$0, onset($0.time + 0.060, strength: -12)] }
+        #expect(kinds(onsets).values.allSatisfy { $0 == .tap })
+    }
+}
