@@ -23,9 +23,9 @@ extension Array where Element: Comparable & AdditiveArithmetic {
     /// search, O(log n).
     func nearest(to target: Element) -> Element? {
         let next = firstIndex(notBelow: target)
-        let candidates = [next > 0 ? self[next - 1] : nil, next < count ? self[next] : nil].compactMap { $0 }
-        return candidates.min { distance($0, target) < distance($1, target) }
+        guard next > 0 else { return first }
+        guard next < count else { return last }
+        // self[next - 1] < target <= self[next]: both differences are non-negative.
+        return target - self[next - 1] <= self[next] - target ? self[next - 1] : self[next]
     }
-
-    private func distance(_ a: Element, _ b: Element) -> Element { a > b ? a - b : b - a }
 }

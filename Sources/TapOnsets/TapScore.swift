@@ -19,7 +19,7 @@ import TapStatistics
 /// The second sound of a press–release pair (see `pressReleasePairs`), the onsets of
 /// a train (see `trainMembers`), sounds unlike the recording's taps (in centroid or in
 /// how they spread their power over octave bands) or pressed like a key that fall off their
-/// rhythm (see `outsiders`), and the sounds of a crowd that the rhythm does not choose (see
+/// rhythm (see `outsiders`), and the sounds of a crowd that the rhythm sets aside (see
 /// `judgeCrowds`) have their scores multiplied by
 /// ``pairFactor``. A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
@@ -128,8 +128,9 @@ public enum TapScore {
     /// under suspicion cannot vouch for each other) and the stimulus onsets (`stimulusTimes`:
     /// a tap that merged with its click is reported as the click); the local interval is the
     /// median of the eight intervals around the onset between successive anchors with no
-    /// suspect between them. Before the first anchor and after the last, that side needs
-    /// none. Only both together make an outsider.
+    /// suspect (nor a crowd's member other than its winner, below) between them. Before the
+    /// first anchor and after the last, that side needs none. Only both together make an
+    /// outsider.
     ///
     /// The two kinds of suspect below sound like the taps in their centroid and keep their
     /// place by one anchor about one interval away on either side; there the edges count as
@@ -160,10 +161,11 @@ public enum TapScore {
     /// tapping and not in a drum pattern's mix of note values. A silent tap leaves a gap of two
     /// intervals, and a tap that came out differently keeps its gap.
     ///
-    /// Taps closer together than a tapper taps (`crowdedTaps`, runs each within ``pairGap``
-    /// of the next) are no anchors where they are the exception; the rhythm of the others
-    /// chooses among them (`judgeCrowds`), its choice is an anchor again, and the members it
-    /// sets aside are outsiders. A crowd with no member on the rhythm is judged by the gap
+    /// Taps closer together than a tapper taps (`crowdedTaps`, runs each ``pairGap`` after
+    /// the one before) are no anchors where they are the exception; the rhythm of the others
+    /// chooses among them (`settleCrowds`, `judgeCrowds`), its choice is an anchor again, and
+    /// the members it sets aside are outsiders. Of a crowd with no member on the rhythm, the
+    /// members before the first anchor are set aside and the others are judged by the gap
     /// between two beats alone.
     ///
     /// With fewer than ``outsiderMinimumTaps`` measured taps there is no reference and no
@@ -193,29 +195,14 @@ public enum TapScore {
         let releaseOf = Dictionary(pairs.map { ($0.press, $0.release) }, uniquingKeysWith: { first, _ in first })
         let pressedTaps = Set(releaseOf.keys).intersection(taps)
         if Double(pressedTaps.count) < pressShare * Double(taps.count) { suspects.formUnion(pressedTaps) }
+        let stimulus = stimulusTimes.sorted()
+        // Taps closer together than a tapper taps are settled by the rhythm of the others first
+        // (`settleCrowds`); the anchors and local intervals are those left after it.
+        let rhythm = settleCrowds(onsets, taps: taps, suspects: suspects)
+        let (anchorTaps, intervalStarts, intervals) = (rhythm.anchors, rhythm.intervalStarts, rhythm.intervals)
+        let crowdLosers = rhythm.losers, offRhythmCrowds = rhythm.offRhythm
         // Taps that only spread their power unlike the others stay anchors: a quiet tap's
         // profile scatters with the noise in it, and its neighbours keep their rhythm by it.
-        let stimulus = stimulusTimes.sorted()
-        // Two taps closer than a tapper taps: one at most is a tap. Where such crowds are the
-        // exception, their members vouch for no rhythm until the rhythm of the others has
-        // chosen between them (`judgeCrowds`).
-        let crowds = crowdedTaps(onsets, taps: taps)
-        let crowded = Set(crowds.joined())
-        let crowdsJudged = Double(crowded.count) < pressShare * Double(taps.count)
-        var notAnchors = suspects
-        if crowdsJudged { notAnchors.formUnion(crowded) }
-        var (anchorTaps, intervalStarts, intervals) = localIntervals(onsets, taps: taps, excluding: notAnchors)
-        var crowdLosers = Set<Int>(), offRhythmCrowds = Set<Int>()
-        if crowdsJudged, !anchorTaps.isEmpty {
-            let verdict = judgeCrowds(crowds, onsets, anchors: anchorTaps.map { onsets[$0].time },
-                                      intervalStarts: intervalStarts, intervals: intervals)
-            crowdLosers = verdict.losers
-            offRhythmCrowds = verdict.offRhythm
-            // The crowds' winners keep the rhythm for the rest; the other members break no
-            // interval.
-            notAnchors = suspects.union(crowded.subtracting(verdict.winners))
-            (anchorTaps, intervalStarts, intervals) = localIntervals(onsets, taps: taps, excluding: notAnchors)
-        }
         let judged = suspects.union(spreadUnlike).union(offRhythmCrowds).subtracting(crowdLosers)
         guard !judged.isEmpty || !crowdLosers.isEmpty else { return [] }
         let anchors = anchorTaps.map { onsets[$0].time }
@@ -250,7 +237,7 @@ public enum TapScore {
             }
             // A crowd off the rhythm is judged by the gap alone: a tap heard with its click
             // where the taps around are heard with theirs keeps no anchor either.
-            if !suspects.contains(index) && !spreadUnlike.contains(index) { continue }
+            if offRhythmCrowds.contains(index) && !suspects.contains(index) && !spreadUnlike.contains(index) { continue }
             func heard(near target: Seconds) -> Bool {
                 anchors.contains(target, within: tolerance) || stimulus.contains(target, within: tolerance)
             }
@@ -282,22 +269,20 @@ public enum TapScore {
         return found
     }
 
-    /// The anchors (the taps not in `excluding`, in time order) and the intervals between
-    /// successive anchors with nothing excluded between them, with where each starts: a
-    /// knock would halve the interval it sits in, and a tap that came out differently would
-    /// leave a double one.
-    static func localIntervals(_ onsets: [Onset], taps: [Int], excluding: Set<Int>)
-        -> (anchors: [Int], starts: [Seconds], intervals: [Seconds]) {
-        let anchors = taps.filter { !excluding.contains($0) }
-        let excludedTimes = excluding.map { onsets[$0].time }.sorted()
+    /// The intervals between successive `anchors` (indices of `onsets`, in time order) with
+    /// no onset of `voidedBy` between them, with where each starts: a knock would halve the
+    /// interval it sits in, and a tap that came out differently would leave a double one.
+    static func localIntervals(_ onsets: [Onset], anchors: [Int], voidedBy: Set<Int>)
+        -> (starts: [Seconds], intervals: [Seconds]) {
+        let voidingTimes = voidedBy.map { onsets[$0].time }.sorted()
         var starts: [Seconds] = [], intervals: [Seconds] = []
         for (start, end) in zip(anchors, anchors.dropFirst()).map({ (onsets[$0].time, onsets[$1].time) }) {
-            let excluded = excludedTimes.firstIndex(notBelow: start)
-            if excluded < excludedTimes.count && excludedTimes[excluded] < end { continue }
+            let voiding = voidingTimes.firstIndex(notBelow: start)
+            if voiding < voidingTimes.count && voidingTimes[voiding] < end { continue }
             starts.append(start)
             intervals.append(end - start)
         }
-        return (anchors, starts, intervals)
+        return (starts, intervals)
     }
 
     /// The taps (of `taps`) whose ``OnsetFeatures/bandProfile`` lies more than
@@ -315,7 +300,8 @@ public enum TapScore {
     }
 
     /// Below this share of a recording's taps, the first sounds of press–release pairs are
-    /// suspects of the outsider rule (`outsiders`): a key pressed between the taps.
+    /// suspects of the outsider rule (`outsiders`): a key pressed between the taps; and
+    /// below it, the members of crowds (`settleCrowds`) are judged by the rhythm.
     public static let pressShare = 0.5
     /// Shortest and longest gap from a key's press to its release, seconds.
     public static let pairGap: ClosedRange<Seconds> = 0.040...0.100
