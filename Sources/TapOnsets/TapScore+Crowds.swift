@@ -44,23 +44,19 @@ extension TapScore {
     static func settleCrowds(_ onsets: [Onset], taps: [Int], suspects: Set<Int>) -> SettledRhythm {
         let crowds = crowdedTaps(onsets, taps: taps)
         let crowded = Set(crowds.joined())
-        func settled(winners: Set<Int>, losers: Set<Int>, offRhythm: Set<Int>) -> SettledRhythm {
-            let anchors = taps.filter { !suspects.contains($0) && (!crowded.contains($0) || winners.contains($0)) }
-            let voiding = suspects.union(crowded.subtracting(winners))
-            let (starts, intervals) = localIntervals(onsets, anchors: anchors, voidedBy: voiding)
+        // The rhythm of the taps but the suspects and the crowd members not (yet) chosen, which
+        // void the intervals they sit in.
+        func rhythm(unchosen: Set<Int>, losers: Set<Int> = [], offRhythm: Set<Int> = []) -> SettledRhythm {
+            let anchors = taps.filter { !suspects.contains($0) && !unchosen.contains($0) }
+            let (starts, intervals) = localIntervals(onsets, anchors: anchors, voidedBy: suspects.union(unchosen))
             return SettledRhythm(anchors: anchors, intervalStarts: starts, intervals: intervals, losers: losers, offRhythm: offRhythm)
         }
-        guard !crowds.isEmpty, Double(crowded.count) < pressShare * Double(taps.count) else {
-            let anchors = taps.filter { !suspects.contains($0) }
-            let (starts, intervals) = localIntervals(onsets, anchors: anchors, voidedBy: suspects)
-            return SettledRhythm(anchors: anchors, intervalStarts: starts, intervals: intervals, losers: [], offRhythm: [])
-        }
-        // The rhythm of the taps outside the crowds: its local intervals serve every round.
-        let outside = settled(winners: [], losers: [], offRhythm: [])
+        guard !crowds.isEmpty, Double(crowded.count) < pressShare * Double(taps.count) else { return rhythm(unchosen: []) }
+        let outside = rhythm(unchosen: crowded)
         guard !outside.anchors.isEmpty else { return outside }
         let verdict = judgeCrowds(crowds, onsets, anchors: outside.anchors.map { onsets[$0].time },
                                   intervalStarts: outside.intervalStarts, intervals: outside.intervals)
-        return settled(winners: verdict.winners, losers: verdict.losers, offRhythm: verdict.offRhythm)
+        return rhythm(unchosen: crowded.subtracting(verdict.winners), losers: verdict.losers, offRhythm: verdict.offRhythm)
     }
 
     /// What the rhythm says of the crowds, given the `anchors` (ascending times) and the local
@@ -87,17 +83,16 @@ extension TapScore {
         var losers = Set<Int>(), winners = Set<Int>(), offRhythm = Set<Int>()
         guard let firstAnchor = anchors.first else { return (losers, winners, offRhythm) }
         for crowd in crowds {
-            let position = intervalStarts.firstIndex(notBelow: onsets[crowd[0]].time)
-            guard let summary = Summary(Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)])) else { continue }
-            let interval = summary.median
+            guard let interval = localIntervalSummary(at: onsets[crowd[0]].time, starts: intervalStarts,
+                                                      intervals: intervals)?.median else { continue }
             // The taps' own rhythm, not the stimulus's: a click left in after a tap keeps the
             // metronome's beat.
             let fits = crowd.map { rhythmFit(onsets[$0].time, interval: interval, tolerance: rhythmTolerance * interval,
                                              anchors: anchors) }
             guard let best = fits.indices.min(by: { fits[$0] < fits[$1] }), fits[best].isFinite else {
-                let early = crowd.filter { onsets[$0].time < firstAnchor }
-                losers.formUnion(early)
-                offRhythm.formUnion(crowd.filter { !early.contains($0) })
+                // No anchor lies among a crowd's members (they are successive taps), so a
+                // crowd lies wholly before the first anchor or not at all.
+                if onsets[crowd[0]].time < firstAnchor { losers.formUnion(crowd) } else { offRhythm.formUnion(crowd) }
                 continue
             }
             winners.insert(crowd[best])

@@ -204,9 +204,8 @@ public enum TapScore {
         // Taps that only spread their power unlike the others stay anchors: a quiet tap's
         // profile scatters with the noise in it, and its neighbours keep their rhythm by it.
         let judged = suspects.union(spreadUnlike).union(offRhythmCrowds).subtracting(crowdLosers)
-        guard !judged.isEmpty || !crowdLosers.isEmpty else { return [] }
         let anchors = anchorTaps.map { onsets[$0].time }
-        guard !anchors.isEmpty else { return crowdLosers }
+        guard !judged.isEmpty, !anchors.isEmpty else { return crowdLosers }
         let firstHeard = Swift.min(anchors[0], stimulus.first ?? .infinity)
         let lastHeard = Swift.max(anchors[anchors.count - 1], stimulus.last ?? -.infinity)
         // The sounds whose beat a press's release might keep, if the release is a click left
@@ -221,9 +220,7 @@ public enum TapScore {
         var found = crowdLosers
         for index in judged {
             let time = onsets[index].time
-            let position = intervalStarts.firstIndex(notBelow: time)
-            let nearby = Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)])
-            guard let summary = Summary(nearby) else { continue }
+            guard let summary = localIntervalSummary(at: time, starts: intervalStarts, intervals: intervals) else { continue }
             let interval = summary.median
             let tolerance = rhythmTolerance * interval
             // Between two beats one interval apart there is no room for a tap: the sound is an
@@ -283,6 +280,13 @@ public enum TapScore {
             intervals.append(end - start)
         }
         return (starts, intervals)
+    }
+
+    /// The eight local intervals around `time` (of `intervals`, starting at `starts`, from
+    /// `localIntervals`), summarised; nil where there are none.
+    static func localIntervalSummary(at time: Seconds, starts: [Seconds], intervals: [Seconds]) -> Summary? {
+        let position = starts.firstIndex(notBelow: time)
+        return Summary(Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)]))
     }
 
     /// The taps (of `taps`) whose ``OnsetFeatures/bandProfile`` lies more than

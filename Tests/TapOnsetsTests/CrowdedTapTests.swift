@@ -24,17 +24,19 @@ import TapAudio
         return Dictionary(uniqueKeysWithValues: scored.map { ($0.time, $0.kind) })
     }
 
+    /// Expects every one of `sounds` set aside and every one of `taps` kept.
+    func expectSetAside(_ sounds: [Onset], among taps: [Onset], sourceLocation: SourceLocation = #_sourceLocation) {
+        let result = kinds(taps + sounds)
+        #expect(sounds.allSatisfy { result[$0.time] == .other }, sourceLocation: sourceLocation)
+        #expect(taps.allSatisfy { result[$0.time] == .tap }, sourceLocation: sourceLocation)
+    }
+
     @Test func aKeyPressedAndReleasedJustBeforeATapIsNoTap() {
         // Press 150 ms and release 75 ms before the seventh tap: three sounds each within
         // 100 ms of the next, so no isolated press–release pair; the press and the release
         // are off the rhythm, the tap is on it.
-        var onsets = taps()
-        let tap = onsets[6].time
-        onsets += [onset(tap - 0.150, strength: -24), onset(tap - 0.075, strength: -27)]
-        let result = kinds(onsets)
-        #expect(result[tap - 0.150] == .other)
-        #expect(result[tap - 0.075] == .other)
-        #expect(result.values.filter { $0 == .tap }.count == 12)
+        let taps = taps(), tap = taps[6].time
+        expectSetAside([onset(tap - 0.150, strength: -24), onset(tap - 0.075, strength: -27)], among: taps)
     }
 
     @Test func aWeakerSoundJustBeforeATapLosesToIt() {
@@ -62,23 +64,14 @@ import TapAudio
     @Test func keysPressedBeforeTheTapsStartAreNoTaps() {
         // Two keys pressed and released in quick succession a second before the first tap,
         // none of them one interval before it: one crowd of four, no isolated pair.
-        let keys = [0.80, 0.86, 0.93, 1.01]
-        let onsets = taps(from: 2) + keys.map { onset($0, strength: -22) }
-        let result = kinds(onsets)
-        #expect(keys.allSatisfy { result[$0] == .other })
-        #expect(result.values.filter { $0 == .tap }.count == 12)
+        expectSetAside([0.80, 0.86, 0.93, 1.01].map { onset($0, strength: -22) }, among: taps(from: 2))
     }
 
     @Test func keysBetweenTwoBeatsAreNoTaps() {
         // Two presses and their releases in one gap between steady taps: four sounds 60–70 ms
         // apart, none one interval from a tap, between two taps one interval apart.
-        var onsets = taps()
-        let gap = onsets[4].time
-        let keys = [0.20, 0.26, 0.33, 0.39].map { gap + $0 }
-        onsets += keys.map { onset($0, strength: -23) }
-        let result = kinds(onsets)
-        #expect(keys.allSatisfy { result[$0] == .other })
-        #expect(result.values.filter { $0 == .tap }.count == 12)
+        let taps = taps(), gap = taps[4].time
+        expectSetAside([0.20, 0.26, 0.33, 0.39].map { onset(gap + $0, strength: -23) }, among: taps)
     }
 
     @Test func aWeakerSoundNotClearlyFurtherFromTheRhythmIsLeftToTheOtherRules() {
