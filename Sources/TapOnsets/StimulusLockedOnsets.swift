@@ -120,19 +120,26 @@ public enum StimulusLockedOnsets {
             let members = times.filter { grid.distance($0) <= grid.tolerance }.count
             ranked.append((grid, members, Double(members) - Double(times.count) * 2 * grid.tolerance / grid.period))
         }
+        guard let best = clicksGrid(among: ranked), best.members >= minimumCount else { return nil }
+        return best.grid
+    }
+
+    /// The grid of the clicks among candidate grids ranked by their members beyond chance:
+    /// the one with the most, unless a coarser one is nearly as good. A grid at a whole
+    /// fraction of another's period (a half to a ninth: the candidates include halves and
+    /// thirds of popular periods, so a sixth of the click period occurs) holds that grid's
+    /// clicks and whatever lies on its extra lines; unless those lines bring at least
+    /// ``finerGridMargin`` members beyond chance (clicks that sound there too), the coarser
+    /// grid is the clicks', and the finer one's extra members are other sounds.
+    static func clicksGrid(among ranked: [(grid: Grid, members: Int, excess: Double)]) -> (grid: Grid, members: Int, excess: Double)? {
         guard var best = ranked.max(by: { ($0.excess, $0.grid.period) < ($1.excess, $1.grid.period) }) else { return nil }
-        // A grid at a half, a third or a quarter of another's period holds that grid's clicks
-        // and whatever lies on its extra lines; unless those lines bring at least
-        // ``finerGridMargin`` members beyond chance (clicks that sound there too), the coarser
-        // grid is the clicks', and the finer one's extra members are other sounds.
         while let coarser = ranked.first(where: { candidate in
             candidate.excess > best.excess - finerGridMargin
-                && (2...4).contains { abs(candidate.grid.period - best.grid.period * Double($0)) <= 0.001 * candidate.grid.period }
+                && (2...9).contains { abs(candidate.grid.period - best.grid.period * Double($0)) <= 0.001 * candidate.grid.period }
         }) {
             best = coarser
         }
-        guard best.members >= minimumCount else { return nil }
-        return best.grid
+        return best
     }
 
     /// How many members beyond chance the extra lines of a finer grid must bring, at least.

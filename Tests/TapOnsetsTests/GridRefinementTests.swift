@@ -54,3 +54,39 @@ import Testing
         }
     }
 }
+
+/// The clicks' grid is the coarser of two whenever the finer one's extra lines bring fewer than
+/// two members beyond chance, for any whole ratio up to nine: a sixth of the click period (a
+/// third of a popular half period) occurs among the candidates.
+@Suite struct CoarserGridTests {
+    typealias Grid = StimulusLockedOnsets.Grid
+
+    /// Measured on a noise-click recording through automatic gain and AAC (150 probe onsets,
+    /// 20 clicks every 0.678 s): the grid at a sixth held the 20 clicks and 4 chance members.
+    static let ranked: [(grid: Grid, members: Int, excess: Double)] = [
+        (Grid(phase: 1.008, period: 0.6779), 20, 19.56),
+        (Grid(phase: 1.008, period: 0.6779 / 2), 20, 19.11),
+        (Grid(phase: 1.008, period: 0.6779 / 3), 19, 18.51),
+        (Grid(phase: 1.008, period: 0.6779 / 6), 24, 21.34),
+    ]
+
+    @Test func aSixthWithChanceMembersIsNotTheClicks() throws {
+        let best = try #require(StimulusLockedOnsets.clicksGrid(among: Self.ranked))
+        #expect(abs(best.grid.period - 0.6779) < 1e-9)
+    }
+
+    @Test func aSixthWhoseLinesClickStands() throws {
+        var ranked = Self.ranked
+        ranked[3] = (ranked[3].grid, 30, 27.3)   // clicks on the extra lines too (subdivisions)
+        let best = try #require(StimulusLockedOnsets.clicksGrid(among: ranked))
+        #expect(abs(best.grid.period - 0.6779 / 6) < 1e-9)
+    }
+
+    @Test func aTenthIsNotTakenForAFinerGrid() throws {
+        // Beyond nine the ratio is no sub-multiple the candidates produce: the larger excess wins.
+        let ranked: [(grid: Grid, members: Int, excess: Double)] = [
+            (Grid(phase: 0, period: 1.0), 20, 19.0), (Grid(phase: 0, period: 0.1), 21, 20.5)]
+        let best = try #require(StimulusLockedOnsets.clicksGrid(among: ranked))
+        #expect(abs(best.grid.period - 0.1) < 1e-9)
+    }
+}
