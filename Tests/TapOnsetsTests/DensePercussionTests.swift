@@ -45,10 +45,6 @@ import TapSim
         #expect(completed.densePercussionOnsets == completed.onsets.count - alone.onsets.count)
     }
 
-    /// A metronome played with the kit, its file given: its bleed is subtracted before
-    /// detection, and the flux, which reads the recording as it is, would hear the clicks again
-    /// with nothing to mark them, so the kit is not completed. Without the file, the click grid
-    /// marks the clicks and the kit is completed around them.
     /// Taps heard among more than twice as many other sounds (speech, a keyboard's releases,
     /// music) are no kit, however close together and unalike they are: the flux would take the
     /// other sounds for hits. The kit's own taps pass with up to twice their number of other
@@ -63,6 +59,10 @@ import TapSim
         #expect(!DensePercussion.applies(to: kit.onsets, otherSounds: 2 * taps + 1))
     }
 
+    /// A metronome played with the kit, its file given: its bleed is subtracted before
+    /// detection, and the flux, which reads the recording as it is, would hear the clicks again
+    /// with nothing to mark them, so the kit is not completed. Without the file, the click grid
+    /// marks the clicks and the kit is completed around them.
     @Test func notCompletedAfterAStimulusFilesSubtraction() throws {
         let kit = try Signal(contentsOf: Self.fixtures + "/kit.flac")
         let rate = kit.sampleRate

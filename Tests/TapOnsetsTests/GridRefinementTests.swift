@@ -83,7 +83,8 @@ import Testing
     }
 
     @Test func aTenthIsNotTakenForAFinerGrid() throws {
-        // Beyond nine the ratio is no sub-multiple the candidates produce: the larger excess wins.
+        // The rule looks at fractions up to a ninth (a third of a third); at a tenth the larger
+        // excess wins.
         let ranked: [(grid: Grid, members: Int, excess: Double)] = [
             (Grid(phase: 0, period: 1.0), 20, 19.0), (Grid(phase: 0, period: 0.1), 21, 20.5)]
         let best = try #require(StimulusLockedOnsets.clicksGrid(among: ranked))
