@@ -49,46 +49,98 @@ enum StartPicker {
         let count = samples.count
         guard count >= 2 * minimumSegment + 1 else { return count / 2 }
         // The energy before each index, summed in order; the last is the total.
-        var energyBefore = [Double](repeating: 0, count: count + 1)
-        var sum = 0.0
-        for index in 0..<count {
-            sum += Double(samples[index]) * Double(samples[index])
-            energyBefore[index + 1] = sum
-        }
-        let total = sum
-        let splits = minimumSegment...(count - minimumSegment)
-        // Two logarithms per split are most of the picker's cost, and only the splits whose
-        // score comes near the lowest can be the answer. A cheap logarithm with a known error
-        // bound screens them: a split whose approximate score lies more than twice the bound
-        // above the lowest approximate score scores above the lowest exact score, and is
-        // skipped. The rest are scored exactly, in order, as if every split were.
-        var approximate = [Double](repeating: 0, count: count + 1)
-        var cutoff = Double.infinity   // every split is scored exactly when the total is not finite
-        if total.isFinite {
-            var lowest = Double.infinity
-            ApproximateLog.table.withUnsafeBufferPointer { table in
-                for split in splits {
-                    approximate[split] = score(split: split, count: count, before: energyBefore[split], total: total) {
-                        ApproximateLog.log($0, table: table)
-                    }
-                    lowest = min(lowest, approximate[split])
-                }
+        let energyBefore = [Double](unsafeUninitializedCapacity: count + 1) { buffer, initialized in
+            var sum = 0.0
+            buffer[0] = 0
+            for index in 0..<count {
+                sum += Double(samples[index]) * Double(samples[index])
+                buffer[index + 1] = sum
             }
-            // Each logarithm is off by at most `ApproximateLog.bound` (with a wide margin for
-            // the exact one's rounding) and is weighted by a segment's length: n1 + n2 = count.
-            let bound = Double(count) * ApproximateLog.bound
-            cutoff = lowest + 2 * bound
+            initialized = count + 1
         }
+        let total = energyBefore[count]
+        let splits = minimumSegment...(count - minimumSegment)
         var best = minimumSegment
         var bestScore = Double.infinity
-        for split in splits where approximate[split] <= cutoff {
+        func scoreExactly(_ split: Int) {
             let value = score(split: split, count: count, before: energyBefore[split], total: total) { Foundation.log($0) }
             if value < bestScore {
                 bestScore = value
                 best = split
             }
         }
+        // Every split is scored exactly when the total is not finite.
+        guard total.isFinite else {
+            for split in splits { scoreExactly(split) }
+            return best
+        }
+        // Two logarithms per split are most of the picker's cost, and only the splits whose
+        // score comes near the lowest can be the answer. Two screens pass the rest over:
+        //
+        // 1. Runs of ``screenRun`` splits are bounded from below at once (`runLowerBound`):
+        //    a run whose bound lies above the lowest score found at the runs' first splits
+        //    holds no split that could be the answer.
+        // 2. In the runs that remain, a cheap logarithm with a known error bound scores every
+        //    split: one whose approximate score lies more than twice the bound above the
+        //    lowest approximate score scores above the lowest exact score.
+        //
+        // The rest are scored exactly, in order, as if every split were: the answer is the
+        // every-split answer (`StartPickerScreeningTests`). Each logarithm is off by at most
+        // `ApproximateLog.bound` (with a wide margin for the exact one's rounding) and is
+        // weighted by a segment's length: n1 + n2 = count.
+        let bound = Double(count) * ApproximateLog.bound
+        var kept: [ClosedRange<Int>] = []
+        var approximate: [Double] = []   // the kept runs' splits, in order
+        ApproximateLog.table.withUnsafeBufferPointer { table in
+            let log = { (x: Double) in ApproximateLog.log(x, table: table) }
+            var runs: [(splits: ClosedRange<Int>, lowerBound: Double)] = []
+            runs.reserveCapacity(splits.count / screenRun + 1)
+            var highest = Double.infinity   // the lowest exact score is at most this
+            var first = splits.lowerBound
+            while first <= splits.upperBound {
+                let last = min(first + screenRun - 1, splits.upperBound)
+                let lower = runLowerBound(first: first, last: last, count: count, before: energyBefore, total: total, log: log)
+                runs.append((first...last, lower - 2 * bound))
+                highest = min(highest, score(split: first, count: count, before: energyBefore[first], total: total, log: log) + 2 * bound)
+                first = last + 1
+            }
+            for run in runs where run.lowerBound <= highest {
+                kept.append(run.splits)
+                for split in run.splits {
+                    approximate.append(score(split: split, count: count, before: energyBefore[split], total: total, log: log))
+                }
+            }
+        }
+        let cutoff = (approximate.min() ?? .infinity) + 2 * bound
+        var index = 0
+        for run in kept {
+            for split in run {
+                if approximate[index] <= cutoff { scoreExactly(split) }
+                index += 1
+            }
+        }
         return best
+    }
+
+    /// How many consecutive splits the first screen bounds at once.
+    static let screenRun = 16
+
+    /// A lower bound on the score of every split from `first` to `last`. The energy before a
+    /// split only grows with it and the energy after only shrinks, so over the run the first
+    /// segment holds at least the energy before `first` and the second at least the energy
+    /// after `last`; and n · log(E/n + ε) is concave in n for a fixed E, so over a range of
+    /// lengths its lowest value lies at one end.
+    @inline(__always)
+    private static func runLowerBound(first: Int, last: Int, count: Int, before: [Double], total: Double,
+                                      log: (Double) -> Double) -> Double {
+        let epsilon = 1e-20
+        func term(_ length: Int, _ energy: Double) -> Double {
+            let n = Double(length)
+            return n * log(energy / n + epsilon)
+        }
+        let leastBefore = before[first], leastAfter = max(total - before[last], 0)
+        return min(term(first, leastBefore), term(last, leastBefore))
+            + min(term(count - first, leastAfter), term(count - last, leastAfter))
     }
 
     /// The AIC of splitting `count` samples of energy `total` at `split`, with `before` the
