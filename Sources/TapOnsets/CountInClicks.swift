@@ -7,8 +7,9 @@ import TapStatistics
 /// ``StimulusLockedOnsets`` (six at least), and the tap score takes them for taps.
 ///
 /// The first sounds of the recording's tap list are a count-in's clicks when they sound alike
-/// (as markers do, `StimulusMarkers.soundAlike`: peak levels within 2 dB, spectral
-/// centroids within 10 %), lie ``bleedDropDB`` or more under the later taps,
+/// (``soundAlike(_:)``: peak levels, or heights over the background, within 2 dB, spectral
+/// centroids within 20 %), lie ``bleedDropDB`` or more under the later taps (by peak level or
+/// by height over the background),
 /// and the beat they span is the one the later taps keep: a metronome's interval is the beat,
 /// and the taps keep one phase to its grid, their mean asynchrony (tens of milliseconds early
 /// in most people; Repp 2005, "Sensorimotor synchronization: a review of the tapping
@@ -77,11 +78,11 @@ public enum CountInClicks {
     public static func indices(in onsets: [Onset], stimulusTimes: [Seconds] = []) -> Set<Int> {
         let taps = onsets.indices.filter { onsets[$0].kind == .tap }
         guard taps.count >= 2 + minimumLaterTaps,
-              taps.allSatisfy({ onsets[$0].time.isFinite && onsets[$0].strength.isFinite }) else { return [] }
+              taps.allSatisfy({ onsets[$0].time.isFinite && onsets[$0].strength.isFinite && onsets[$0].snrDB.isFinite }) else { return [] }
         let firstTap = taps[0]
         let others = onsets.indices.filter { index in
             onsets[index].kind == .other && onsets[index].features != nil && onsets[index].time < onsets[taps[1]].time
-                && onsets[index].time.isFinite && onsets[index].strength.isFinite
+                && onsets[index].time.isFinite && onsets[index].strength.isFinite && onsets[index].snrDB.isFinite
         }
         let pairs = [(taps[0], taps[1])] + others.map { $0 < firstTap ? ($0, firstTap) : (firstTap, $0) }
         for (first, second) in pairs {
@@ -90,13 +91,33 @@ public enum CountInClicks {
         return []
     }
 
+    /// Whether `sounds` are one click played again: as ``StimulusMarkers/soundAlike(_:)``
+    /// asks, or, where a gain control moved their levels apart, their heights over the
+    /// background (``Onset/snrDB``) within its level spread; and spectral centroids within
+    /// ``centroidSpread``, wider than the markers' (a lossy codec moves a click's centroid
+    /// by up to 16 % from one click to the next).
+    static func soundAlike(_ sounds: [Onset]) -> Bool {
+        func within(_ values: [Double], _ spread: Double) -> Bool {
+            guard let highest = values.max(), let lowest = values.min() else { return false }
+            return highest - lowest <= spread
+        }
+        guard within(sounds.map(\.strength), StimulusMarkers.levelSpreadDB) || within(sounds.map(\.snrDB), StimulusMarkers.levelSpreadDB)
+        else { return false }
+        let centroids = sounds.compactMap { $0.features?.spectralCentroid }.filter { $0 > 0 }
+        guard centroids.count == sounds.count, let brightest = centroids.max(), let dullest = centroids.min() else { return true }
+        return brightest <= centroidSpread * dullest
+    }
+
+    /// The largest ratio of spectral centroids among a count-in's clicks.
+    public static let centroidSpread = 1.2
+
     /// The count-in that starts with onsets `firstIndex` and `secondIndex`, if the later taps
     /// bear it out.
     private static func countIn(_ firstIndex: Int, _ secondIndex: Int, in onsets: [Onset], taps: [Int],
                                 stimulusTimes: [Seconds]) -> Set<Int>? {
         let first = onsets[firstIndex], second = onsets[secondIndex]
         guard !stimulusTimes.contains(where: { $0 < first.time - runTolerance }) else { return nil }
-        guard StimulusMarkers.soundAlike([first, second]) else { return nil }
+        guard soundAlike([first, second]) else { return nil }
         // The count-in: the first two and every further tap on their grid that sounds like them.
         var run = [firstIndex, secondIndex]
         var period = second.time - first.time
@@ -104,14 +125,20 @@ public enum CountInClicks {
         while following.count > minimumLaterTaps {
             let next = onsets[following.first!]
             guard abs(next.time - (first.time + Double(run.count) * period)) <= runTolerance,
-                  StimulusMarkers.soundAlike([first, next]) else { break }
+                  soundAlike([first, next]) else { break }
             run.append(following.removeFirst())
             period = (next.time - first.time) / Double(run.count - 1)
         }
         guard periodRange.contains(period), following.count >= minimumLaterTaps else { return nil }
         let later = following.prefix(laterTapsExamined).map { onsets[$0] }
+        // Under the later taps by their peak level, or by their height over the background
+        // (``Onset/snrDB``): a gain control raises the quiet stretch before the first tap,
+        // clicks and background together, up to a few dB under the taps, and leaves the
+        // clicks' height over that background as it was.
         let clickLevel = run.reduce(0) { $0 + onsets[$1].strength } / Double(run.count)
-        guard let tapLevel = Summary(later.map(\.strength))?.median, clickLevel <= tapLevel - bleedDropDB else { return nil }
+        let clickSNR = run.reduce(0) { $0 + onsets[$1].snrDB } / Double(run.count)
+        guard let tapLevel = Summary(later.map(\.strength))?.median, let tapSNR = Summary(later.map(\.snrDB))?.median,
+              clickLevel <= tapLevel - bleedDropDB || clickSNR <= tapSNR - bleedDropDB else { return nil }
         // Each later tap's beat on the grid and signed distance from it; the taps off the
         // beat (a stray sound among them) take no part in the period.
         let times = later.map(\.time)

@@ -6,11 +6,12 @@ import Testing
 /// two alike sounds one beat apart whose grid the later taps keep, a steady asynchrony early,
 /// are clicks; a participant's own first two taps are not.
 @Suite struct CountInClicksTests {
-    func sound(_ time: Double, level: Double, centroid: Double = 2_000) -> Onset {
+    /// A sound over a background at `background` dBFS (its SNR is its level over that).
+    func sound(_ time: Double, level: Double, centroid: Double = 2_000, background: Double = -72) -> Onset {
         let features = OnsetFeatures(sustainedSNR: 20, attackDuration: 0.002, aboveMaskDB: 15, decayDB: -10,
                                      spectralCentroid: centroid)
-        return Onset(time: time, frame: Int(time * 44_100), peakTime: time + 0.002, strength: level, snrDB: 20,
-                     features: features)
+        return Onset(time: time, frame: Int(time * 44_100), peakTime: time + 0.002, strength: level,
+                     snrDB: level - background, features: features)
     }
 
     /// Taps to a 0.5 s beat from `firstBeat` on, `asynchrony` early on average with a tapper's
@@ -69,6 +70,22 @@ import Testing
         }
         #expect(flaggedAtLevel == 0)
         #expect(flaggedSoft <= 16, "\(flaggedSoft) of 400")
+    }
+
+    /// A gain control (a phone's) raises the quiet second before the first tap, clicks and
+    /// background together: the clicks come out a few dB under the taps and a few dB apart as
+    /// the gain moves, while their height over the background stays 20 dB under the taps'. A
+    /// lossy codec also moves their centroids apart by up to 16 %. Still a count-in; clicks
+    /// raised as high over their background as the taps stand over theirs are not.
+    @Test func aCountInRaisedByAGainControlIsFound() {
+        for seed in UInt64(1)...10 {
+            let later = taps(beats: 2..<30, asynchrony: 0.030, seed: seed)
+            let raised = [sound(1.0, level: -38, centroid: 2_000, background: -58),
+                          sound(1.5, level: -41, centroid: 2_300, background: -61.5)]
+            #expect(CountInClicks.indices(in: raised + later) == [0, 1], "seed \(seed)")
+            let asHighAsTheTaps = [sound(1.0, level: -38, background: -76), sound(1.5, level: -41, background: -79)]
+            #expect(CountInClicks.indices(in: asHighAsTheTaps + later).isEmpty, "seed \(seed)")
+        }
     }
 
     /// A count-in of a bar: every click on the grid of the first two that sounds like them.
