@@ -7,7 +7,7 @@ import TapStatistics
 /// ``StimulusLockedOnsets`` (six at least), and the tap score takes them for taps.
 ///
 /// The first sounds of the recording's tap list are a count-in's clicks when they sound alike
-/// (``soundAlike(_:)``: peak levels, or heights over the background, within 2 dB, spectral
+/// (`soundAlike(_:)`: peak levels, or heights over the background, within 2 dB, spectral
 /// centroids within 20 %), lie ``bleedDropDB`` or more under the later taps (by peak level or
 /// by height over the background),
 /// and the beat they span is the one the later taps keep: a metronome's interval is the beat,
@@ -91,11 +91,11 @@ public enum CountInClicks {
         return []
     }
 
-    /// Whether `sounds` are one click played again: as ``StimulusMarkers/soundAlike(_:)``
-    /// asks, or, where a gain control moved their levels apart, their heights over the
-    /// background (``Onset/snrDB``) within its level spread; and spectral centroids within
-    /// ``centroidSpread``, wider than the markers' (a lossy codec moves a click's centroid
-    /// by up to 16 % from one click to the next).
+    /// Whether `sounds` are one click played again: peak levels within the markers'
+    /// ``StimulusMarkers/levelSpreadDB`` or, where a gain control moved their levels apart,
+    /// heights over the background (``Onset/snrDB``) within it; and spectral centroids within
+    /// ``centroidSpread``, wider than the markers' (a lossy codec moves a click's centroid by up
+    /// to 16 % from one click to the next).
     static func soundAlike(_ sounds: [Onset]) -> Bool {
         func within(_ values: [Double], _ spread: Double) -> Bool {
             guard let highest = values.max(), let lowest = values.min() else { return false }
@@ -108,7 +108,8 @@ public enum CountInClicks {
         return brightest <= centroidSpread * dullest
     }
 
-    /// The largest ratio of spectral centroids among a count-in's clicks.
+    /// The largest ratio of spectral centroids among a count-in's clicks (a lossy codec moved
+    /// them up to 16 % apart through `Scripts/phone-chain`; markers keep 10 %).
     public static let centroidSpread = 1.2
 
     /// The count-in that starts with onsets `firstIndex` and `secondIndex`, if the later taps
