@@ -21,16 +21,20 @@ import TapStatistics
 /// beat (least squares over their beat numbers) agrees with the clicks' within
 /// ``periodAgreement``. If the two are the participant's own first taps, their interval is off
 /// the later taps' period (extended over tens of periods, it drifts off them), or the taps
-/// that follow keep about zero offset to it, or the two are as loud as the rest.
+/// that follow keep about zero offset to it, or the two are as loud as the rest and as high
+/// over their background.
 ///
 /// A participant whose taps coincide with the beat (their median offset under
 /// ``minimumAsynchrony``) usually keeps the count-in clicks as taps: timing cannot tell them
 /// apart. The rule does not run when a stimulus onset already comes before the first tap.
 public enum CountInClicks {
-    /// How far under the later taps' median peak level the clicks' mean level lies, at least,
-    /// dB: bleed from headphones reaches the microphone far fainter than a finger's tap on the
-    /// device (the count-ins of the robustness corpus's dev splits: 13–26 dB under the taps). A
-    /// metronome from a loudspeaker, as loud as the taps, is not taken for a count-in.
+    /// How far under the later taps' median peak level, or their median height over the
+    /// background (``Onset/snrDB``), the clicks' mean lies, at least, dB: bleed from headphones
+    /// reaches the microphone far fainter than a finger's tap on the device (the count-ins of
+    /// the robustness corpus's dev splits: 13–26 dB under the taps), and a gain control that
+    /// raises the clicks leaves their height over the background. A metronome from a
+    /// loudspeaker, as loud as the taps and as high over the background, is not taken for a
+    /// count-in.
     public static let bleedDropDB = 10.0
     /// The beat periods considered (the clicks' interval), seconds.
     public static let periodRange: ClosedRange<Seconds> = 0.25...2.0

@@ -87,7 +87,9 @@ enum StartPicker {
         // The rest are scored exactly, in order, as if every split were: the answer is the
         // every-split answer (`StartPickerScreeningTests`). Each logarithm is off by at most
         // `ApproximateLog.bound` (with a wide margin for the exact one's rounding) and is
-        // weighted by a segment's length: n1 + n2 = count.
+        // weighted by a segment's length: n1 + n2 = count for a split's score, up to count plus
+        // the run's length for a run's bound (its two ends' weights), which twice the bound
+        // covers.
         let bound = Double(count) * ApproximateLog.bound
         var kept: [ClosedRange<Int>] = []
         var approximate: [Double] = []   // the kept runs' splits, in order
