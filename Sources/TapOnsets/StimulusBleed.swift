@@ -191,6 +191,10 @@ func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration:
     // again: its report stands.
     var banded = configuration
     banded.highPassCutoff = band.cutoff
+    // Whether the taps are a drum kit's is judged in the configured band, where the kit
+    // test's limits were set: over a 1–4 kHz high-pass the sounds' centroids measure only the
+    // top of their spectra, and music's notes there spread as widely as a kit's.
+    banded.completesDensePercussion = configuration.completesDensePercussion && detection.densePercussionOnsets != nil
     var again = try detectTapOnsetsInOneBand(source, configuration: banded, bleed: bleed, stimulus: nil,
                                              stimulusConfiguration: stimulusConfiguration)
     again.stimulusBleed = detection.stimulusBleed
