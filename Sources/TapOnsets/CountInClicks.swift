@@ -95,21 +95,12 @@ public enum CountInClicks {
         return []
     }
 
-    /// Whether `sounds` are one click played again: peak levels within the markers'
-    /// ``StimulusMarkers/levelSpreadDB`` or, where a gain control moved their levels apart,
-    /// heights over the background (``Onset/snrDB``) within it; and spectral centroids within
-    /// ``centroidSpread``, wider than the markers' (a lossy codec moves a click's centroid by up
-    /// to 16 % from one click to the next).
+    /// Whether `sounds` are one click played again: as markers are
+    /// (`StimulusMarkers.soundAlike`), or with their heights over the background alike where
+    /// a gain control moved their levels apart, and spectral centroids within
+    /// ``centroidSpread``.
     static func soundAlike(_ sounds: [Onset]) -> Bool {
-        func within(_ values: [Double], _ spread: Double) -> Bool {
-            guard let highest = values.max(), let lowest = values.min() else { return false }
-            return highest - lowest <= spread
-        }
-        guard within(sounds.map(\.strength), StimulusMarkers.levelSpreadDB) || within(sounds.map(\.snrDB), StimulusMarkers.levelSpreadDB)
-        else { return false }
-        let centroids = sounds.compactMap { $0.features?.spectralCentroid }.filter { $0 > 0 }
-        guard centroids.count == sounds.count, let brightest = centroids.max(), let dullest = centroids.min() else { return true }
-        return brightest <= centroidSpread * dullest
+        StimulusMarkers.soundAlike(sounds, orHeights: true, centroidSpread: centroidSpread)
     }
 
     /// The largest ratio of spectral centroids among a count-in's clicks (a lossy codec moved

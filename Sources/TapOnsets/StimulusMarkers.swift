@@ -34,11 +34,16 @@ public enum StimulusMarkers {
     }
 
     /// Whether `sounds` are one sound played again (markers, a metronome's clicks): peak
-    /// levels within ``levelSpreadDB`` and, when every one was measured, spectral centroids
-    /// within ``centroidSpread``.
-    static func soundAlike(_ sounds: [Onset]) -> Bool {
-        let levels = sounds.map(\.strength)
-        guard let highest = levels.max(), let lowest = levels.min(), highest - lowest <= levelSpreadDB else { return false }
+    /// levels within ``levelSpreadDB`` (or, with `orHeights`, their heights over the
+    /// background, ``Onset/snrDB``, within it: a gain control moves the levels of sounds it
+    /// raises, not their heights) and, when every one was measured, spectral centroids within
+    /// `centroidSpread` (a ratio; ``centroidSpread`` by default).
+    static func soundAlike(_ sounds: [Onset], orHeights: Bool = false, centroidSpread: Double = centroidSpread) -> Bool {
+        func within(_ values: [Double]) -> Bool {
+            guard let highest = values.max(), let lowest = values.min() else { return false }
+            return highest - lowest <= levelSpreadDB
+        }
+        guard within(sounds.map(\.strength)) || orHeights && within(sounds.map(\.snrDB)) else { return false }
         let centroids = sounds.compactMap { $0.features?.spectralCentroid }.filter { $0 > 0 }
         guard centroids.count == sounds.count, let brightest = centroids.max(), let dullest = centroids.min() else { return true }
         return brightest <= centroidSpread * dullest

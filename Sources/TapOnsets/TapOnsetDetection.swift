@@ -231,13 +231,9 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
                                  input: .highPassed)
     var found = [[Onset]](repeating: [], count: bleed == .keep ? 1 : 2)
     var filtered = [Float](repeating: 0, count: 65_536)
-    try source.forEachBlock { block in
+    try forEachFilteredBlock(of: source, through: &filter, buffer: &filtered) { block, highPassed in
         clips.process(block)
-        if filtered.count < block.count { filtered = [Float](repeating: 0, count: block.count) }
-        filtered.withUnsafeMutableBufferPointer { filter.process(block, into: $0.baseAddress!) }
-        filtered.withUnsafeBufferPointer { buffer in
-            detector.process(UnsafeBufferPointer(rebasing: buffer[0..<block.count]), into: &found)
-        }
+        detector.process(highPassed, into: &found)
     }
     detector.finish(into: &found)
     let first = found[0]
@@ -308,12 +304,8 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
         detector = OnsetDetector(sampleRate: rate, configuration: configuration, input: .highPassed)
         detector.noteHeardClicks(clicks.map(\.frame), level: clickLevel)
         var onsets: [Onset] = []
-        try source.forEachBlock { block in
-            if filtered.count < block.count { filtered = [Float](repeating: 0, count: block.count) }
-            filtered.withUnsafeMutableBufferPointer { filter.process(block, into: $0.baseAddress!) }
-            filtered.withUnsafeBufferPointer { buffer in
-                detector.process(UnsafeBufferPointer(rebasing: buffer[0..<block.count]), into: &onsets)
-            }
+        try forEachFilteredBlock(of: source, through: &filter, buffer: &filtered) { _, highPassed in
+            detector.process(highPassed, into: &onsets)
         }
         detector.finish(into: &onsets)
         return setAsideStimulus(onsets, cancelledClicks: 0)
@@ -325,14 +317,10 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     detector.noteHeardClicks(stimulus.map(\.frame), level: Summary(stimulus.map(\.strength))?.median ?? -.infinity)
     var canceller = BleedCanceller(template: template, sampleRate: rate)
     var onsets: [Onset] = []
-    try source.forEachBlock { block in
-        if filtered.count < block.count { filtered = [Float](repeating: 0, count: block.count) }
-        filtered.withUnsafeMutableBufferPointer { filter.process(block, into: $0.baseAddress!) }
-        filtered.withUnsafeBufferPointer { buffer in
-            canceller.process(UnsafeBufferPointer(rebasing: buffer[0..<block.count])) { samples, subtracted in
-                detector.noteSubtractedClicks(subtracted)
-                detector.process(samples, into: &onsets)
-            }
+    try forEachFilteredBlock(of: source, through: &filter, buffer: &filtered) { _, highPassed in
+        canceller.process(highPassed) { samples, subtracted in
+            detector.noteSubtractedClicks(subtracted)
+            detector.process(samples, into: &onsets)
         }
     }
     canceller.finish { samples, subtracted in
@@ -417,6 +405,18 @@ func setAsideStimulus(_ onsets: [Onset], cancelledClicks: Int) -> TapOnsetDetect
     let clicks = Set(locked.filter { onsets[$0].strength <= clickLevel! + tapOnClickMarginDB })
     return TapOnsetDetection(onsets: onsets.indices.filter { !clicks.contains($0) }.map { onsets[$0] },
                              stimulusOnsets: clicks.sorted().map { onsets[$0] }, cancelledClicks: cancelledClicks)
+}
+
+/// Streams `source` through `filter` into `buffer` (grown when a block needs more), calling
+/// `body` with each block as read and as filtered: the passes over a recording.
+private func forEachFilteredBlock(of source: some AudioSource, through filter: inout HighPassFilter, buffer: inout [Float],
+                                  _ body: (_ block: UnsafeBufferPointer<Float>, _ filtered: UnsafeBufferPointer<Float>) -> Void)
+    throws(AudioError) {
+    try source.forEachBlock { block in
+        if buffer.count < block.count { buffer = [Float](repeating: 0, count: block.count) }
+        buffer.withUnsafeMutableBufferPointer { filter.process(block, into: $0.baseAddress!) }
+        buffer.withUnsafeBufferPointer { body(block, UnsafeBufferPointer(rebasing: $0[0..<block.count])) }
+    }
 }
 
 /// How far under the loudest sounds' level clicks set aside without subtraction may lie and
