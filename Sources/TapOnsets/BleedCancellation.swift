@@ -73,40 +73,50 @@ public struct BleedTemplate: Sendable, Equatable {
 }
 
 extension BleedTemplate {
-    /// Estimates the click waveform from up to `maximumClicks` of the grid's clicks.
+    /// Estimates the click waveform from up to `maximumClicks` of the grid's clicks: the
+    /// templates worth trying, best first (the caller takes the first the recording bears
+    /// out, ``verified(segment:)``). Empty when too few clicks can be read or the period
+    /// leaves no room for a template.
     /// - Parameter segment: reads `length` mono frames from a start frame; nil past the end.
-    /// Returns nil when too few clicks can be read or the period leaves no room for a template.
-    static func estimate(grid: StimulusLockedOnsets.Grid, clickTimes: [Seconds], sampleRate rate: Double,
-                         maximumClicks: Int = 64, segment: (_ start: Int, _ length: Int) -> [Float]?) -> BleedTemplate? {
+    static func estimates(grid: StimulusLockedOnsets.Grid, clickTimes: [Seconds], sampleRate rate: Double,
+                          maximumClicks: Int = 64, segment: (_ start: Int, _ length: Int) -> [Float]?) -> [BleedTemplate] {
         let leadFrames = Int((0.005 * rate).rounded())
         let length = min(Int(0.2 * rate), Int(grid.period * rate) - 2 * leadFrames)
-        guard length > leadFrames * 2 else { return nil }
+        guard length > leadFrames * 2 else { return [] }
         // Evenly spread clicks, each read around its grid instant with a margin, then aligned
         // to the frame on a first mean: the grid is fitted to jittered onsets, so its period
         // is a little off and clicks drift from it by a few frames over a long recording.
-        let margin = 8
         let step = max(1, clickTimes.count / maximumClicks)
-        var segments: [(k: Int, start: Int, samples: [Float])] = []
-        for time in stride(from: 0, to: clickTimes.count, by: step).map({ clickTimes[$0] }) {
-            let k = ((time - grid.phase) / grid.period).rounded()
-            let start = Int(((grid.phase + k * grid.period) * rate).rounded()) - leadFrames - margin
-            guard start >= 0, let samples = segment(start, length + 2 * margin), samples.count == length + 2 * margin else { continue }
-            segments.append((Int(k), start + margin, samples))
-        }
-        guard segments.count >= 6 else { return nil }
-        var template = trimmedMean(segments.map { Array($0.samples[margin..<(margin + length)]) }, length: length)
-        let shifts = segments.map { bestShift(of: template, in: $0.samples, around: margin, maximumShift: margin) }
-        template = trimmedMean(zip(segments, shifts).map { segment, shift in
-            Array(segment.samples[(margin + shift)..<(margin + shift + length)])
-        }, length: length)
-        // The aligned positions fix the grid to a fraction of a frame.
-        let refined = StimulusLockedOnsets.fitLine(zip(segments, shifts).map { segment, shift in
-            (Double(segment.k), Double(segment.start + shift + leadFrames))
-        })
-        guard let audible = audibleLength(of: template, sampleRate: rate) else { return nil }
-        let likenesses = zip(segments, shifts).map { segment, shift in
-            correlation(template[0..<audible], segment.samples[(margin + shift)..<(margin + shift + audible)])
-        }.sorted()
+        let clicks = stride(from: 0, to: clickTimes.count, by: step).map { Int(((clickTimes[$0] - grid.phase) / grid.period).rounded()) }
+        let onGrid = { (k: Int) in Int(((grid.phase + Double(k) * grid.period) * rate).rounded()) }
+        guard let aligned = alignedClicks(clicks, at: onGrid, leadFrames: leadFrames, length: length,
+                                          sampleRate: rate, segment: segment) else { return [] }
+        // A grid whose period is tens of microseconds off (onsets that a lossy codec smeared:
+        // AAC's pre-echo moves a click's start 0–4 ms, click by click) lets the clicks drift
+        // from it by more than the margin over a recording, and the alignment slips from
+        // cycle to cycle of the click's ring instead of following them (its shifts reach the
+        // margin). Their energy envelopes have no cycles to slip on: the clicks aligned on the
+        // line those fit come first when that takes at least ``realignedUnlikenessShare`` off
+        // what makes them unalike (1 − likeness).
+        let members = Set(clickTimes.map { Int(((($0 - grid.phase) / grid.period)).rounded()) }).sorted()
+        let onGridTemplate = finished(aligned, members: members, leadFrames: leadFrames, sampleRate: rate)
+        guard aligned.shifts.contains(where: { abs($0) >= alignmentMargin - 1 }),
+              let line = ClickEnvelopeLine.fit(clicks: clicks, at: onGrid, leadFrames: leadFrames, sampleRate: rate, segment: segment),
+              clicks.contains(where: { k in
+                  abs(line.phase + Double(k) * line.period - aligned.line.phase - Double(k) * aligned.line.period) > Double(alignmentMargin)
+              }),
+              let realigned = alignedClicks(clicks, at: { k in Int((line.phase + Double(k) * line.period).rounded()) },
+                                            leadFrames: leadFrames, length: length, sampleRate: rate, segment: segment),
+              1 - realigned.likeness <= (1 - realignedUnlikenessShare) * (1 - aligned.likeness)
+        else { return [onGridTemplate] }
+        return [finished(realigned, members: members, leadFrames: leadFrames, sampleRate: rate), onGridTemplate]
+    }
+
+    /// The template of `aligned` clicks: its audible part, then a fade over what follows; the
+    /// grid's `members` (click indices) that lie near others are the heard clicks.
+    private static func finished(_ aligned: AlignedClicks, members: [Int], leadFrames: Int, sampleRate rate: Double) -> BleedTemplate {
+        var template = aligned.template
+        let audible = aligned.audible
         // The audible part, then a fade over what follows rather than a cut: a loud click's
         // tail can still stand over the noise where the audible part ends, and subtracting up
         // to a cut leaves a step there that the detector hears as an onset.
@@ -117,15 +127,57 @@ extension BleedTemplate {
         }
         // A lone grid member far from the others is more likely a tap that fell on the grid
         // than a click: it does not make the metronome play.
-        let members = Set(clickTimes.map { Int(((($0 - grid.phase) / grid.period)).rounded()) }).sorted()
         let heard = members.indices.filter { index in
             (index > 0 && members[index] - members[index - 1] <= 4)
                 || (index + 1 < members.count && members[index + 1] - members[index] <= 4)
         }.map { members[$0] }
-        return BleedTemplate(samples: template, leadFrames: leadFrames, phaseFrames: refined.phase,
-                             periodFrames: refined.period, heardClicks: heard, likeness: likenesses[likenesses.count / 2])
+        return BleedTemplate(samples: template, leadFrames: leadFrames, phaseFrames: aligned.line.phase,
+                             periodFrames: aligned.line.period, heardClicks: heard, likeness: aligned.likeness)
+    }
+
+    /// Clicks read and aligned to a first mean (``alignedClicks(_:at:leadFrames:length:sampleRate:segment:)``).
+    private typealias AlignedClicks = (template: [Float], line: StimulusLockedOnsets.Grid, shifts: [Int], audible: Int, likeness: Double)
+
+    /// The clicks `k` of `clicks` read around `instant(k)` (frames) and aligned to the frame on a
+    /// first mean (within ``alignmentMargin``): their trimmed mean from `leadFrames` before
+    /// the instant on (`length` frames), the line their aligned instants fit (frames), each
+    /// click's shift, the template's audible length and the clicks' likeness (the median of
+    /// their correlations with it over that length). Nil when fewer than six clicks can be
+    /// read or the template has no audible part.
+    private static func alignedClicks(_ clicks: [Int], at instant: (Int) -> Int, leadFrames: Int, length: Int,
+                                      sampleRate rate: Double, segment: (_ start: Int, _ length: Int) -> [Float]?)
+        -> AlignedClicks? {
+        let margin = alignmentMargin
+        var segments: [(k: Int, start: Int, samples: [Float])] = []
+        for k in clicks {
+            let start = instant(k) - leadFrames - margin
+            guard start >= 0, let samples = segment(start, length + 2 * margin), samples.count == length + 2 * margin else { continue }
+            segments.append((k, start + margin, samples))
+        }
+        guard segments.count >= 6 else { return nil }
+        var template = trimmedMean(segments.map { Array($0.samples[margin..<(margin + length)]) }, length: length)
+        let shifts = segments.map { bestShift(of: template, in: $0.samples, around: margin, maximumShift: margin) }
+        template = trimmedMean(zip(segments, shifts).map { segment, shift in
+            Array(segment.samples[(margin + shift)..<(margin + shift + length)])
+        }, length: length)
+        // The aligned positions fix the grid to a fraction of a frame.
+        let line = StimulusLockedOnsets.fitLine(zip(segments, shifts).map { segment, shift in
+            (Double(segment.k), Double(segment.start + shift + leadFrames))
+        })
+        guard let audible = audibleLength(of: template, sampleRate: rate) else { return nil }
+        let likenesses = zip(segments, shifts).map { segment, shift in
+            correlation(template[0..<audible], segment.samples[(margin + shift)..<(margin + shift + audible)])
+        }.sorted()
+        return (template, line, shifts, audible, likenesses[likenesses.count / 2])
     }
 }
+
+/// Frames a click read for the template may be moved to align it with the others.
+let alignmentMargin = 8
+/// The share of the clicks' unlikeness (1 − ``BleedTemplate/likeness``) that aligning them on
+/// their envelopes' line must take off to come first: less is within what a different reading
+/// of the same clicks gives.
+let realignedUnlikenessShare = 0.25
 
 /// The normalised correlation of two equally long stretches (0 when either is silent).
 func correlation(_ a: ArraySlice<Float>, _ b: ArraySlice<Float>) -> Double {

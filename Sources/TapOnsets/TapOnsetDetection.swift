@@ -256,8 +256,8 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
         }
         func verifiedTemplate(_ grid: (grid: StimulusLockedOnsets.Grid, members: [Int])) -> BleedTemplate? {
             // Only where the recording bears the grid out (not at a half or a third of the period).
-            BleedTemplate.estimate(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
-                                   sampleRate: rate, segment: read)?.verified(segment: read)
+            BleedTemplate.estimates(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
+                                    sampleRate: rate, segment: read).lazy.compactMap { $0.verified(segment: read) }.first
         }
         template = grids.first.flatMap(verifiedTemplate)
         // Two kinds of loud clicks make no grid by their starts, or only a chance one, and are
