@@ -24,7 +24,6 @@ extension BleedTemplate {
         guard let lowest = heardClicks.first, let highest = heardClicks.last else { return nil }
         let energy = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
         guard energy > 0 else { return nil }
-        let margin = 2
         // Up to about 60 points per residue of the largest modulus, spread over the heard run.
         let range = (lowest - playingReach)...(highest + playingReach)
         let stride = max(1, range.count / 240)
@@ -32,15 +31,8 @@ extension BleedTemplate {
         var k = range.lowerBound
         while k <= range.upperBound {
             for point in k..<min(k + 12, range.upperBound + 1) {
-                let start = startFrame(ofClick: point) - margin
-                guard start >= 0, let read = segment(start, samples.count + 2 * margin) else { continue }
-                var best = -Double.infinity
-                for shift in 0...(2 * margin) {
-                    var dot = 0.0
-                    for index in samples.indices { dot += Double(samples[index]) * Double(read[shift + index]) }
-                    best = max(best, dot)
-                }
-                gains.append((point, best / energy))
+                guard let gain = fittedGain(from: startFrame(ofClick: point), energy: energy, segment: segment) else { continue }
+                gains.append((point, gain))
             }
             // Runs of twelve consecutive points keep every residue of 2, 3 and 4 represented.
             k += 12 * stride
@@ -96,6 +88,61 @@ extension BleedTemplate {
         // as the canceller fits it. No residue of any modulus clicks: the template does not
         // fit the recording.
         return allClick || clicksEverywhere ? self : nil
+    }
+}
+
+extension BleedTemplate {
+    /// The gain at which the template best fits the recording from `start` (frames), within
+    /// ±2 frames: the largest dot product over the template's `energy`. Nil where the
+    /// recording cannot be read.
+    func fittedGain(from start: Int, energy: Double, segment: (_ start: Int, _ length: Int) -> [Float]?) -> Double? {
+        let margin = 2
+        guard start - margin >= 0, let read = segment(start - margin, samples.count + 2 * margin) else { return nil }
+        var best = -Double.infinity
+        for shift in 0...(2 * margin) {
+            var dot = 0.0
+            for index in samples.indices { dot += Double(samples[index]) * Double(read[shift + index]) }
+            best = max(best, dot)
+        }
+        return best / energy
+    }
+
+    /// The template on a grid 2, 3 or 4 times finer when its clicks also sound between the
+    /// grid's points: at every new point of each group (`k mod d`) the typical (median) fitted
+    /// gain is at least ½, as at a click (``fittedGain(from:energy:segment:)``).
+    ///
+    /// A lossy codec can leave only some clicks' starts where the clicks are, every second or
+    /// third (AAC's pre-echo moves a start 0–8 ms, by where the click falls in the codec's
+    /// frame), and the grid search then settles on a multiple of the beat, whose template is
+    /// clean (seed 103's `loudspeaker-aac-dev-2`: a sine burst every 0.427 s, the grid every
+    /// 1.280 s). The clicks themselves are strictly periodic, so the template fits at the
+    /// points between, to the frame. Not where the recording bears out a finer grid's silent
+    /// points already (``clickModulus`` > 1). The finer grid's heard clicks are the grid's.
+    /// - Parameter segment: reads `length` high-passed frames from a start frame; nil past the end.
+    func subdivided(segment: (_ start: Int, _ length: Int) -> [Float]?) -> BleedTemplate {
+        guard clickModulus == 1, let lowest = heardClicks.first, let highest = heardClicks.last else { return self }
+        let energy = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+        guard energy > 0 else { return self }
+        // Up to about 30 points per new group, spread over the heard run.
+        let stride = max(1, (highest - lowest + 1) / 30)
+        for divisor in 2...4 {
+            let period = periodFrames / Double(divisor)
+            // The template must end before the next click starts.
+            guard Double(samples.count) < period - Double(leadFrames) else { continue }
+            let sounds = (1..<divisor).allSatisfy { part in
+                let gains = Swift.stride(from: lowest, through: highest, by: stride).compactMap { k in
+                    fittedGain(from: Int((phaseFrames + (Double(k) + Double(part) / Double(divisor)) * periodFrames).rounded()) - leadFrames,
+                               energy: energy, segment: segment)
+                }.sorted()
+                return gains.count >= 6 && gains[gains.count / 2] >= 0.5
+            }
+            guard sounds else { continue }
+            var finer = self
+            finer.periodFrames = period
+            finer.heardClicks = heardClicks.map { $0 * divisor }
+            return finer
+        }
+        return self
     }
 }
 
