@@ -256,10 +256,16 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
         }
         func verifiedTemplate(_ grid: (grid: StimulusLockedOnsets.Grid, members: [Int])) -> BleedTemplate? {
             // On a finer grid where the clicks sound between the grid's points (a multiple of the
-            // beat), and only where the recording bears the grid out (not at a half or a third
-            // of the period).
-            BleedTemplate.estimates(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
-                                    sampleRate: rate, segment: read).lazy.compactMap { $0.subdivided(segment: read).verified(segment: read) }.first
+            // beat: sought only where the probe holds onsets at the clicks' level off the grid,
+            // at least half as many as on it), and only where the recording bears the grid out
+            // (not at a half or a third of the period).
+            let mayBeMultiple = offGridOnsetsAtClickLevel(probe, members: grid.members) * 2 >= grid.members.count
+            // (A loop, not `lazy.compactMap { … }.first`, which runs the check twice on the one taken.)
+            for candidate in BleedTemplate.estimates(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
+                                                     sampleRate: rate, segment: read) {
+                if let template = (mayBeMultiple ? candidate.subdivided(segment: read) : candidate).verified(segment: read) { return template }
+            }
+            return nil
         }
         template = grids.first.flatMap(verifiedTemplate)
         // Two kinds of loud clicks make no grid by their starts, or only a chance one, and are
@@ -413,6 +419,14 @@ func clicksBetween(_ probe: [Onset], members: [Int], template: BleedTemplate, gr
         let ahead = (template.phaseFrames + k * template.periodFrames - frame) / rate
         return Int(k) % divisor != 0 && ahead <= smearedClickLead
     }
+}
+
+/// How many `probe` onsets off the grid (not among `members`) lie within ``tapOnClickMarginDB``
+/// of the members' median level.
+func offGridOnsetsAtClickLevel(_ probe: [Onset], members: [Int]) -> Int {
+    guard let level = Summary(members.map { probe[$0].strength })?.median else { return 0 }
+    let onGrid = Set(members)
+    return probe.indices.filter { !onGrid.contains($0) && abs(probe[$0].strength - level) <= tapOnClickMarginDB }.count
 }
 
 /// How far ahead of a click a lossy codec's pre-echo can start it, seconds: AAC spreads a
