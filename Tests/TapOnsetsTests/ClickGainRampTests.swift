@@ -32,15 +32,8 @@ import Testing
             let start = 10_000 + Int(Double(k) * period) - lead
             for index in 0..<length { signal[start + index] += 0.95 * burst[index] + 4 * tail[index] }
         }
-        var canceller = BleedCanceller(template: template, sampleRate: Self.rate)
-        var output: [Float] = []
-        signal.withUnsafeBufferPointer { buffer in
-            for start in stride(from: 0, to: frames, by: 4_096) {
-                canceller.process(UnsafeBufferPointer(rebasing: buffer[start..<min(frames, start + 4_096)])) { samples, _ in output += samples }
-            }
-        }
-        canceller.finish { samples, _ in output += samples }
-        #expect(canceller.cancelledClicks == count)
+        let (output, cancelledClicks) = cancelled(signal, template: template, sampleRate: Self.rate)
+        #expect(cancelledClicks == count)
         // Over each click's first 10 ms, what is left.
         var residue = 0.0, clickEnergy = 0.0
         for k in 0..<count {

@@ -34,3 +34,17 @@ func syntheticTaps(starts: [Int], amplitude: Double, noiseRMS: Double = 0.003, f
     }
     return Signal(samples: samples, sampleRate: rate)
 }
+
+/// `signal` streamed through a ``BleedCanceller`` holding `template`, in blocks of 4096 frames:
+/// what it releases, and how many clicks it subtracted.
+func cancelled(_ signal: [Float], template: BleedTemplate, sampleRate: Double) -> (output: [Float], clicks: Int) {
+    var canceller = BleedCanceller(template: template, sampleRate: sampleRate)
+    var output: [Float] = []
+    signal.withUnsafeBufferPointer { buffer in
+        for start in stride(from: 0, to: buffer.count, by: 4_096) {
+            canceller.process(UnsafeBufferPointer(rebasing: buffer[start..<min(buffer.count, start + 4_096)])) { samples, _ in output += samples }
+        }
+    }
+    canceller.finish { samples, _ in output += samples }
+    return (output, canceller.cancelledClicks)
+}
