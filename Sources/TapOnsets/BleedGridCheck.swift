@@ -107,9 +107,9 @@ extension BleedTemplate {
         return best / energy
     }
 
-    /// The template on a grid 2, 3 or 4 times finer when its clicks also sound between the
-    /// grid's points: at every new point of each group (`k mod d`) the typical (median) fitted
-    /// gain is at least ½, as at a click (``fittedGain(from:energy:segment:)``).
+    /// The template on a grid 4, 3 or 2 times finer (the first that holds) when its clicks also
+    /// sound between the grid's points: at every new point of each group (`k mod d`) the
+    /// typical (median) fitted gain is at least ½, as at a click (``fittedGain(from:energy:segment:)``).
     ///
     /// A lossy codec can leave only some clicks' starts where the clicks are, every second or
     /// third (AAC's pre-echo moves a start 0–8 ms, by where the click falls in the codec's
@@ -125,7 +125,8 @@ extension BleedTemplate {
         guard energy > 0 else { return self }
         // Up to about 30 points per new group, spread over the heard run.
         let stride = max(1, (highest - lowest + 1) / 30)
-        for divisor in 2...4 {
+        // The finest first: clicks every quarter of the grid's period sound at its halves too.
+        for divisor in [4, 3, 2] {
             let period = periodFrames / Double(divisor)
             // The template must end before the next click starts.
             guard Double(samples.count) < period - Double(leadFrames) else { continue }

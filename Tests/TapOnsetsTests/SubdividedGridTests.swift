@@ -28,11 +28,11 @@ import Testing
         return samples
     }
 
-    /// The template estimated from every third click, on the grid three beats apart, then
-    /// subdivided where the recording shows clicks between.
-    static func subdivided(_ samples: [Float]) throws -> BleedTemplate {
-        let grid = StimulusLockedOnsets.Grid(phase: 1, period: 3 * beat)
-        let clickTimes = (0..<(count / 3)).map { 1 + 3 * beat * Double($0) }
+    /// The template estimated from every `beats`-th click, on the grid that many beats apart,
+    /// then subdivided where the recording shows clicks between.
+    static func subdivided(_ samples: [Float], beats: Int = 3) throws -> BleedTemplate {
+        let grid = StimulusLockedOnsets.Grid(phase: 1, period: Double(beats) * beat)
+        let clickTimes = (0..<(count / beats)).map { 1 + Double(beats) * beat * Double($0) }
         let read = { (start: Int, length: Int) -> [Float]? in
             start >= 0 && start + length <= samples.count ? Array(samples[start..<(start + length)]) : nil
         }
@@ -45,6 +45,14 @@ import Testing
         #expect(abs(template.periodFrames - Self.beat * Self.rate) < 1, "period \(template.periodFrames / Self.rate) s")
         #expect(template.heardClicks == (0..<(Self.count / 3)).map { 3 * $0 })
         #expect(template.isBetweenHeardClicks(1) && template.isBetweenHeardClicks(2))
+    }
+
+    /// A grid four beats apart is made four times finer, not twice (clicks sound at its halves
+    /// too).
+    @Test func theFinestGridThatHoldsIsTaken() throws {
+        let same = { (t: Double) in 0.2 * exp(-t / 0.010) * sin(2 * .pi * 2410 * t) }
+        let template = try Self.subdivided(Self.recording(between: same), beats: 4)
+        #expect(abs(template.periodFrames - Self.beat * Self.rate) < 1, "period \(template.periodFrames / Self.rate) s")
     }
 
     @Test func otherSoundsBetweenLeaveTheGrid() throws {
