@@ -432,21 +432,21 @@ struct BleedCanceller {
         // fit unbiased but explains part of the energy. Otherwise a scaled click is subtracted at
         // its first part's gain, any other at 1.
         var ramp = (start: 1.0, slope: 0.0)
-        // Where the template's energy lies along it (u = 0…1, energy-weighted): the ramp's gain
-        // there is the gain the click is subtracted at, as a whole. Not the ramp's middle: a
-        // noise click's energy lies in its first milliseconds (u near 0.03 in a 74 ms template),
-        // and the middle of a steep ramp fitted there read 2.4 for a click at 0.95, which the
-        // check below then took for no click (seed 97 `loudspeaker-aac-held-1`: 6 such clicks
-        // left as taps).
-        var energyCentre = 0.5
+        // The gain the click is judged and aligned at, as a whole: under a fitted ramp the
+        // least-squares gain (Σx·t / Σt², which is the ramp's value where the template's energy
+        // lies), not the ramp's middle. A noise click's energy lies in its first milliseconds
+        // (u near 0.07 of a 74 ms template), and the middle of a steep ramp fitted there read
+        // 2.4 for a click at 0.95, which the check below then took for no click (seed 97
+        // `loudspeaker-aac-held-1`: 6 such clicks left as taps).
+        var gain = 1.0
         if fits, let fitted = gainRamp(at: start, from: first, to: last, dot: dot, energy: energy, signalEnergy: signalEnergy),
            fitted.explained >= scaledClickCorrelation * scaledClickCorrelation {
             ramp = (fitted.start, fitted.slope)
-            energyCentre = fitted.centre
+            gain = dot / energy
         } else if isScaled {
             ramp = (best!.gain, 0)
+            gain = best!.gain
         }
-        let gain = ramp.start + ramp.slope * energyCentre
         guard 2 * dot > gain * energy || signalEnergy > 4 * energy else {
             noteLeftInPlace(best)
             return
@@ -493,11 +493,10 @@ struct BleedCanceller {
     /// The gain ramp g(u) = start + slope·u (u = 0…1 over the template) that best fits the
     /// pending signal x over frames `first ..< last` as g·t, with t placed to start at frame
     /// `start`, by least squares; `explained` is the fraction of Σx² it accounts for. `dot`,
-    /// `energy` and `signalEnergy` are Σx·t, Σt² and Σx² there (``overlap(templateAt:from:to:)``);
-    /// `centre` is where the template's energy lies along it, Σu·t² / Σt². Nil when the template
-    /// or the signal is silent there.
+    /// `energy` and `signalEnergy` are Σx·t, Σt² and Σx² there (``overlap(templateAt:from:to:)``).
+    /// Nil when the template or the signal is silent there.
     private func gainRamp(at start: Int, from first: Int, to last: Int, dot xt: Double, energy tt: Double,
-                          signalEnergy xx: Double) -> (start: Double, slope: Double, explained: Double, centre: Double)? {
+                          signalEnergy xx: Double) -> (start: Double, slope: Double, explained: Double)? {
         // Normal equations of x ≈ a·t + b·(u·t); the sums with u are the ones overlap has not.
         var tu = 0.0, uu = 0.0, xu = 0.0
         let length = Double(template.samples.count)
@@ -509,7 +508,7 @@ struct BleedCanceller {
         let determinant = tt * uu - tu * tu
         guard determinant > 0, xx > 0 else { return nil }
         let a = (xt * uu - xu * tu) / determinant, b = (tt * xu - tu * xt) / determinant
-        return (a, b, (a * xt + b * xu) / xx, tu / tt)
+        return (a, b, (a * xt + b * xu) / xx)
     }
 
     /// Σ(x − g·t)² over frames `first ..< last` with `t` placed to start at frame `start`.

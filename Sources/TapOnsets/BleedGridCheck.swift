@@ -111,11 +111,11 @@ extension BleedTemplate {
     /// sound between the grid's points: at every new point of each group (`k mod d`) the
     /// typical (median) fitted gain is at least ½, as at a click (``fittedGain(from:energy:segment:)``).
     ///
-    /// A lossy codec can leave only some clicks' starts where the clicks are, every second or
-    /// third (AAC's pre-echo moves a start 0–8 ms, by where the click falls in the codec's
-    /// frame), and the grid search then settles on a multiple of the beat, whose template is
-    /// clean (seed 103's `loudspeaker-aac-dev-2`: a sine burst every 0.427 s, the grid every
-    /// 1.280 s). The clicks themselves are strictly periodic, so the template fits at the
+    /// A lossy codec scatters the clicks' starts wider than the grid's tolerance (AAC's
+    /// pre-echo put them 4–8.5 ms ahead of the clicks on seed 103's `loudspeaker-aac-dev-2`,
+    /// a sine burst every 0.427 s), and the grid search can then settle on a line at a multiple
+    /// of the beat that happens to hold the starts of some (there every third: 1.280 s, 15
+    /// clicks), whose template is clean. The clicks themselves are strictly periodic, so the template fits at the
     /// points between, to the frame. Not where the recording bears out a finer grid's silent
     /// points already (``clickModulus`` > 1). The finer grid's heard clicks are the grid's.
     /// - Parameter segment: reads `length` high-passed frames from a start frame; nil past the end.

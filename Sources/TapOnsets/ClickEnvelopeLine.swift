@@ -12,8 +12,9 @@ import TapAudio
 /// then align.
 enum ClickEnvelopeLine {
     /// How far from the instant the onsets' grid gives a click's envelope is sought, seconds:
-    /// the widest a codec moves a click's start (AAC's pre-echo, up to 4 ms) plus the grid's
-    /// tolerance.
+    /// a grid fitted to smeared starts can put the clicks 1 ms off at the ends of 20 s (50
+    /// frames on seed 109's `loudspeaker-aac-held-1`) and more over a longer recording; 5 ms
+    /// leaves room, and stays well inside a beat.
     static let reach: Seconds = 0.005
     /// The envelope's smoothing: the energy over this long a stretch, seconds.
     static let smoothing: Seconds = 0.001

@@ -259,7 +259,7 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
             // beat: sought only where the probe holds onsets at the clicks' level off the grid,
             // at least half as many as on it), and only where the recording bears the grid out
             // (not at a half or a third of the period).
-            let mayBeMultiple = offGridOnsetsAtClickLevel(probe, members: grid.members) * 2 >= grid.members.count
+            let mayBeMultiple = offGridOnsetsAtClickLevel(probe, members: grid.members).count * 2 >= grid.members.count
             // (A loop, not `lazy.compactMap { … }.first`, which runs the check twice on the one taken.)
             for candidate in BleedTemplate.estimates(grid: grid.grid, clickTimes: grid.members.map { probe[$0].time },
                                                      sampleRate: rate, segment: read) {
@@ -296,7 +296,8 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     }
     var heard = Set(grids.flatMap(\.members))
     if let template, let grid = grids.first {
-        heard.formUnion(clicksBetween(probe, members: grid.members, template: template, gridPeriod: grid.grid.period, sampleRate: rate))
+        heard.formUnion(clicksBetween(probe, offGrid: offGridOnsetsAtClickLevel(probe, members: grid.members), template: template,
+                                      gridPeriod: grid.grid.period, sampleRate: rate))
     }
     let stimulus = heard.sorted().map { probe[$0] }
     guard let template else {
@@ -400,38 +401,39 @@ func clickStart(near onset: Onset, clickTimes: [Seconds], lead: Seconds) -> Int?
     return next < clickTimes.count && clickTimes[next] - time <= lead ? next : nil
 }
 
-/// Indices of the `probe` onsets heard at the points a subdivided template added between its
-/// grid's (``BleedTemplate/subdivided(segment:)``; none when the template's period is the
-/// grid's): those starting from ``smearedClickLead`` before such a point to the grid's
-/// tolerance after it, within ``tapOnClickMarginDB`` of the grid members' median level. Their
-/// starts were smeared off the grid (that is why the grid missed them); noted as heard clicks,
-/// what the subtraction leaves of them is told from taps as at the others.
-func clicksBetween(_ probe: [Onset], members: [Int], template: BleedTemplate, gridPeriod: Seconds, sampleRate rate: Double) -> [Int] {
+/// Indices of the `probe` onsets off the grid (not among `members`) within
+/// ``tapOnClickMarginDB`` of the members' median level: where a grid at a multiple of the beat
+/// leaves the other clicks.
+func offGridOnsetsAtClickLevel(_ probe: [Onset], members: [Int]) -> [Int] {
+    guard let level = Summary(members.map { probe[$0].strength })?.median else { return [] }
+    let onGrid = Set(members)
+    return probe.indices.filter { !onGrid.contains($0) && abs(probe[$0].strength - level) <= tapOnClickMarginDB }
+}
+
+/// Those of `offGrid` (indices of `probe` onsets off the grid at the clicks' level,
+/// ``offGridOnsetsAtClickLevel(_:members:)``) heard at the points a subdivided template added
+/// between its grid's (``BleedTemplate/subdivided(segment:)``; none when the template's period
+/// is the grid's): those starting from ``smearedClickLead`` before such a point to 1 ms (the
+/// grid search's widest tolerance) after it. Their starts were smeared off the grid (that is
+/// why the grid missed them); noted as heard clicks, what the subtraction leaves of them is
+/// told from taps as at the others.
+func clicksBetween(_ probe: [Onset], offGrid: [Int], template: BleedTemplate, gridPeriod: Seconds, sampleRate rate: Double) -> [Int] {
     let divisor = Int((gridPeriod * rate / template.periodFrames).rounded())
-    guard divisor > 1, let level = Summary(members.map { probe[$0].strength })?.median else { return [] }
+    guard divisor > 1 else { return [] }
     let tolerance = 0.001
-    return probe.indices.filter { index in
-        let onset = probe[index]
-        guard abs(onset.strength - level) <= tapOnClickMarginDB else { return false }
+    return offGrid.filter { index in
         // The next point of the finer grid at or after the onset's start (less the tolerance).
-        let frame = onset.time * rate
+        let frame = probe[index].time * rate
         let k = ((frame - tolerance * rate - template.phaseFrames) / template.periodFrames).rounded(.up)
         let ahead = (template.phaseFrames + k * template.periodFrames - frame) / rate
         return Int(k) % divisor != 0 && ahead <= smearedClickLead
     }
 }
 
-/// How many `probe` onsets off the grid (not among `members`) lie within ``tapOnClickMarginDB``
-/// of the members' median level.
-func offGridOnsetsAtClickLevel(_ probe: [Onset], members: [Int]) -> Int {
-    guard let level = Summary(members.map { probe[$0].strength })?.median else { return 0 }
-    let onGrid = Set(members)
-    return probe.indices.filter { !onGrid.contains($0) && abs(probe[$0].strength - level) <= tapOnClickMarginDB }.count
-}
-
 /// How far ahead of a click a lossy codec's pre-echo can start it, seconds: AAC spreads a
 /// click's quantisation noise over the frame it falls in (1024 samples, 21 ms at 48 kHz), and
-/// the detector hears its rise up to 8 ms early (seed 103's `loudspeaker-aac-dev-2`).
+/// the detector heard the clicks rise 4–8.5 ms early on seed 103's `loudspeaker-aac-dev-2`
+/// (the template's points, fitted to such starts, lie 1–5 ms after them there).
 let smearedClickLead: Seconds = 0.012
 
 /// How close to a heard click's start a residue of it starts, seconds.

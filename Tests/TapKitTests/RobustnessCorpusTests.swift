@@ -181,8 +181,8 @@ import TapCorpus
     }
 
     /// Sine bursts through a loudspeaker and AAC at 48 kbit/s (seed 103, `loudspeaker-aac-dev-2`):
-    /// the codec's pre-echo moved two clicks' starts in three up to 8 ms early, and the grid
-    /// search settled on every third beat (1.280 s). Those clicks were subtracted, the other 29
+    /// the codec's pre-echo scattered the clicks' starts 4–8.5 ms ahead of them, and the grid
+    /// search settled on a line at three beats (1.280 s) that held every third click's start. Those clicks were subtracted, the other 29
     /// passed as taps or crowded out the taps beside them: 16 of 45 taps lost. The template fits
     /// between the grid's points too, and the grid is subdivided (`BleedTemplate.subdivided`):
     /// 2 taps lost.

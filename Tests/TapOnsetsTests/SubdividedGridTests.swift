@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import TapOnsets
 
-/// A click grid found at a multiple of the beat: a codec left only every third click's start
-/// where the click is, and the grid search settled on three beats (seed 103's
+/// A click grid found at a multiple of the beat: a codec scattered the clicks' starts wider
+/// than the grid's tolerance, and the grid search settled on a line at three beats (seed 103's
 /// `loudspeaker-aac-dev-2`). The template, estimated from those clicks, also fits at the points
 /// between them, and the grid is subdivided; an accented metronome whose other beats sound
 /// otherwise keeps its grid.
@@ -84,9 +84,11 @@ extension SubdividedGridTests {
             onset(1 + 5 * beat - 0.002, -4), // 5: 10 dB louder: a tap on the click
             onset(1 + 6 * beat - 0.003, -14), // 6: 3 ms before a member's point: not a new point
         ]
-        let heard = clicksBetween(probe, members: [0, 3], template: template, gridPeriod: 3 * beat, sampleRate: rate)
+        let offGrid = offGridOnsetsAtClickLevel(probe, members: [0, 3])
+        #expect(offGrid == [1, 2, 4, 6])
+        let heard = clicksBetween(probe, offGrid: offGrid, template: template, gridPeriod: 3 * beat, sampleRate: rate)
         #expect(heard == [1, 2])
         // A template on its grid's own period adds none.
-        #expect(clicksBetween(probe, members: [0, 3], template: template, gridPeriod: beat, sampleRate: rate).isEmpty)
+        #expect(clicksBetween(probe, offGrid: offGrid, template: template, gridPeriod: beat, sampleRate: rate).isEmpty)
     }
 }
