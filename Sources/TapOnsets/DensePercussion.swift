@@ -64,11 +64,19 @@ enum DensePercussion {
     static let mostOtherSoundsPerTap = 2.0
 
     /// Whether `taps` (in time order) look like dense percussion rather than tapping; at least
-    /// ``leastTaps`` of them with features and with a sound centroid are needed, and at most
+    /// ``leastTaps`` of them with features and with a sound centroid are needed, at most
     /// ``mostOtherSoundsPerTap`` other sounds per tap (`otherSounds`, the onsets scored as
-    /// neither tap nor stimulus).
-    static func applies(to taps: [Onset], otherSounds: Int) -> Bool {
-        guard taps.count >= leastTaps, Double(otherSounds) <= mostOtherSoundsPerTap * Double(taps.count) else { return false }
+    /// neither tap nor stimulus), and fewer than ``TapScore/pressShare`` of them pressed like
+    /// a key (`pressedTaps`, the taps that start a press–release pair).
+    ///
+    /// Taps on a keyboard come each with its release 40–100 ms later, alone; a kit's hits do
+    /// not come in such pairs. Through a phone's processing a keyboard's taps can spread their
+    /// spectra as widely as a kit's and come as close (seed 1's `keyboard-taps-held-2` through
+    /// `Scripts/phone-chain`: 0.42 s apart, centroids over 1.66 octaves), and the flux then
+    /// heard every release as a hit.
+    static func applies(to taps: [Onset], otherSounds: Int, pressedTaps: Int = 0) -> Bool {
+        guard taps.count >= leastTaps, Double(otherSounds) <= mostOtherSoundsPerTap * Double(taps.count),
+              Double(pressedTaps) < TapScore.pressShare * Double(taps.count) else { return false }
         let intervals = zip(taps, taps.dropFirst()).map { $1.time - $0.time }.sorted()
         guard quantile(intervals, 0.5) <= longestMedianInterval else { return false }
         let measured = taps.compactMap(\.features)

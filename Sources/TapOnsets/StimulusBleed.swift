@@ -215,7 +215,9 @@ private func detectTapOnsetsInOneBand(_ source: some AudioSource & FrameReadable
     // The flux reads the recording as it is: where a stimulus file's bleed was subtracted
     // before detection, its sounds are back in what the flux hears, and nothing marks them.
     let bleedSubtracted = detection.stimulusBleed?.status == .removed
-    if configuration.completesDensePercussion, !bleedSubtracted, DensePercussion.applies(to: detection.onsets, otherSounds: detection.otherOnsets.count) {
+    if configuration.completesDensePercussion, !bleedSubtracted,
+       DensePercussion.applies(to: detection.onsets, otherSounds: detection.otherOnsets.count,
+                               pressedTaps: TapScore.pressedTaps(detection.onsets + detection.otherOnsets)) {
         detection = try DensePercussion.completed(detection, source: source, configuration: configuration)
     }
     return detection

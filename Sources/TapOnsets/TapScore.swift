@@ -336,6 +336,14 @@ public enum TapScore {
         return pairs
     }
 
+    /// How many of the `sounds` (any order) of kind ``OnsetKind/tap`` start a press–release pair
+    /// (``pressReleasePairs(_:own:)``): a keyboard's keys, pressed and released.
+    static func pressedTaps(_ sounds: [Onset]) -> Int {
+        let onsets = sounds.sorted { $0.time < $1.time }
+        let pairs = pressReleasePairs(onsets, own: onsets.map { $0.features.map(ownScore) ?? 1 })
+        return pairs.filter { onsets[$0.press].kind == .tap }.count
+    }
+
     /// The longest gap between successive onsets of a train, seconds.
     public static let trainGap: Seconds = 0.025
     /// The fewest onsets that make a train.

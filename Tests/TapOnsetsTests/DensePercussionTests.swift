@@ -59,6 +59,36 @@ import TapSim
         #expect(!DensePercussion.applies(to: kit.onsets, otherSounds: 2 * taps + 1))
     }
 
+    /// Taps on a keyboard, each with its release 70 ms later, are no kit however close together
+    /// and unalike they sound (a phone's processing spreads their spectra as widely as a kit's):
+    /// the flux would take every release for a hit. The kit's own hits seldom start such a pair.
+    @Test func aKeyboardsTapsWithTheirReleasesAreNoKit() throws {
+        // 24 taps 0.42 s apart whose sound centroids alternate over two octaves, 15 dB over the
+        // mask, each followed 70 ms later by its release 4 dB weaker (scored as another sound).
+        func sound(at time: Double, strength: Double, centroid: Double, kind: OnsetKind) -> Onset {
+            let features = OnsetFeatures(sustainedSNR: 20, attackDuration: 0.002, aboveMaskDB: 15, decayDB: -12,
+                                         soundCentroid: centroid)
+            return Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.002, strength: strength, snrDB: 25,
+                         features: features, tapScore: kind == .tap ? 1 : 0.1, kind: kind)
+        }
+        let times = (0..<24).map { 1 + 0.42 * Double($0) }
+        let taps = times.enumerated().map { sound(at: $1, strength: -15, centroid: $0 % 2 == 0 ? 1000 : 4000, kind: .tap) }
+        let releases = times.map { sound(at: $0 + 0.070, strength: -19, centroid: 2000, kind: .other) }
+        #expect(TapScore.pressedTaps(taps + releases) == taps.count)
+        #expect(DensePercussion.applies(to: taps, otherSounds: releases.count), "without the pairs it looks like a kit")
+        #expect(!DensePercussion.applies(to: taps, otherSounds: releases.count, pressedTaps: TapScore.pressedTaps(taps + releases)))
+        // Half the taps pressed is enough; one fewer is not.
+        #expect(!DensePercussion.applies(to: taps, otherSounds: releases.count, pressedTaps: taps.count / 2))
+        #expect(DensePercussion.applies(to: taps, otherSounds: releases.count, pressedTaps: taps.count / 2 - 1))
+
+        var plain = OnsetDetectorConfiguration.standard
+        plain.completesDensePercussion = false
+        let kit = try detectTapOnsets(inFile: Self.fixtures + "/kit.flac", configuration: plain, bleed: .keep)
+        let pressed = TapScore.pressedTaps(kit.onsets + kit.otherOnsets)
+        #expect(Double(pressed) < 0.25 * Double(kit.onsets.count), "the kit: \(pressed) of \(kit.onsets.count) hits start a pair")
+        #expect(DensePercussion.applies(to: kit.onsets, otherSounds: kit.otherOnsets.count, pressedTaps: pressed))
+    }
+
     /// A metronome played with the kit, its file given: its bleed is subtracted before
     /// detection, and the flux, which reads the recording as it is, would hear the clicks again
     /// with nothing to mark them, so the kit is not completed. Without the file, the click grid
