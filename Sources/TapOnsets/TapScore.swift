@@ -109,6 +109,11 @@ public enum TapScore {
     /// How near a tap must lie to one local inter-tap interval before or after an onset for
     /// that onset to be on the taps' rhythm, as a fraction of the interval.
     public static let rhythmTolerance = 0.15
+    /// How long after a heard click (a stimulus onset) the second sound of a pair is that
+    /// click's own, or what its subtraction left, seconds: 0.9 and 6.7 ms in seeds 109
+    /// `loudspeaker-aac-dev-2` and 103 `loudspeaker-aac-held-2` (the first taps, each followed
+    /// by its click); a key released 17.8 ms after a click (seed 1 `keyboard-held-2`) is not.
+    public static let clickReleaseReach: Seconds = 0.010
     /// How near another click must lie to one interval before or after a press's second sound
     /// for that sound to be a click keeping the metronome's beat, as a fraction of the
     /// interval: a metronome keeps its period to the sample, so the slack is the taps' median
@@ -235,6 +240,18 @@ public enum TapScore {
             // A crowd off the rhythm is judged by the gap alone: a tap heard with its click
             // where the taps around are heard with theirs keeps no anchor either.
             if offRhythmCrowds.contains(index) && !suspects.contains(index) && !spreadUnlike.contains(index) { continue }
+            // Before the first anchor the clicks vouch for nothing: a count-in's clicks sound
+            // with no tap, and a key pressed among them, or its release, lies about one interval
+            // from one of them as often as not. Only the first tap one interval after does;
+            // unless the sound's second sound is a click's (a tap, then its click), when the
+            // rules below judge it as anywhere.
+            let releaseIsAClick = releaseOf[index].map { release in
+                stimulus.contains(onsets[release].time - clickReleaseReach / 2, within: clickReleaseReach / 2)
+            } ?? false
+            if time < anchors[0] && !releaseIsAClick {
+                if !anchors.contains(time + interval, within: tolerance) { found.insert(index) }
+                continue
+            }
             func heard(near target: Seconds) -> Bool {
                 anchors.contains(target, within: tolerance) || stimulus.contains(target, within: tolerance)
             }

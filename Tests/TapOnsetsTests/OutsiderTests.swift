@@ -300,4 +300,40 @@ import TapAudio
         // One interval before the first tap, the same key keeps its place.
         #expect(kinds(profiledTaps() + keyPress(0.4))[0.4] == .tap)
     }
+
+    /// Before the first tap the clicks vouch for nothing. The taps start at 3.4 s, every 0.6 s,
+    /// after a count-in of four clicks from 1.0 s. A key pressed at 0.98 s lies one interval
+    /// before a click, and a knock at 1.62 s one interval from a click on either side; both
+    /// are other sounds. A tap at 2.8 s, one interval before the first, stays a tap.
+    @Test func aKeyOrAKnockAmongACountInsClicksIsNotATap() {
+        let taps: [Onset] = (0..<12).map { index in
+            let centroid: Double = 1_000 * (1 + 0.1 * sin(Double(index)))
+            return onset(3.4 + 0.6 * Double(index), centroid: centroid)
+        }
+        // The count-in's clicks, then the clicks 30 ms after each tap.
+        let clicks: [Double] = (0..<4).map { 1.0 + 0.6 * Double($0) } + taps.map { $0.time + 0.03 }
+        let result = kinds(taps + keyPress(0.98) + [onset(1.62, centroid: 5_000)], stimulusTimes: clicks)
+        #expect(result[0.98] == .other && result[1.62] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+        #expect(kinds(taps + keyPress(2.8), stimulusTimes: clicks)[2.8] == .tap)
+    }
+
+    /// The first taps, each heard with what is left of its click 60 ms later (a pair): the click
+    /// one interval on vouches for them as after the first anchor, where the second sound of
+    /// the pair is the click's own (within `TapScore.clickReleaseReach` after a heard click).
+    @Test func theFirstTapsFollowedByTheirClicksStayTaps() {
+        let times: [Double] = (0..<12).map { 1.0 + 0.6 * Double($0) }
+        let clicks: [Double] = times.map { $0 + 0.06 }
+        let taps: [Onset] = times.map { onset($0, centroid: 1_000) }
+        // The first three taps' clicks left a residue 2 ms after each.
+        let onsets: [Onset] = taps + (0..<3).map { onset(clicks[$0] + 0.002, centroid: 1_000, strength: -24) }
+        let result = kinds(onsets, stimulusTimes: clicks)
+        #expect(times.allSatisfy { result[$0] == .tap }, "\(times.filter { result[$0] != .tap })")
+        // Were those second sounds 20 ms after the clicks, the first two taps would be keys
+        // pressed before the taps (the third keeps its place by the first anchor after it).
+        let late: [Onset] = taps + (0..<3).map { onset(clicks[$0] + 0.02, centroid: 1_000, strength: -24) }
+        let judged = kinds(late, stimulusTimes: clicks)
+        #expect(judged[times[0]] == OnsetKind.other && judged[times[1]] == OnsetKind.other)
+        #expect(judged[times[2]] == OnsetKind.tap)
+    }
 }
