@@ -140,7 +140,10 @@ public enum TapScore {
     /// The two kinds of suspect below sound like the taps in their centroid and keep their
     /// place by one anchor about one interval away on either side; there the edges count as
     /// no anchor (since session 13), so a key pressed or a knock heard before the taps start
-    /// needs the first tap one interval after it.
+    /// needs the first tap one interval after it. Before the first anchor the stimulus onsets
+    /// vouch for no suspect of either kind (since session 23: a count-in's clicks sound with no
+    /// tap), unless the suspect is a pair's first sound whose second lies within
+    /// ``clickReleaseReach`` after a heard click: a tap heard with its click.
     ///
     /// A key pressed between the taps sounds like them as often as not, but comes with its
     /// release 40–100 ms later (`pairs`, from `pressReleasePairs`). Where such pairs are the
