@@ -1,5 +1,6 @@
 import Foundation
 import TapAudio
+import TapStatistics
 
 /// The waveform of one metronome click as it leaks into the microphone, and where the clicks
 /// fall: everything needed to subtract the bleed from a recording.
@@ -155,11 +156,16 @@ extension BleedTemplate {
             segments.append((k, start + margin, samples))
         }
         guard segments.count >= 6 else { return nil }
-        var template = trimmedMean(segments.map { Array($0.samples[margin..<(margin + length)]) }, length: length)
+        // Where a click carries a louder sound of its own (a tap, a knock), it is left out of
+        // the mean there.
+        let window = max(1, Int((0.002 * rate).rounded()))
+        let setAside = louderSoundWindows(segments.map { $0.samples[margin..<(margin + length)] }, window: window)
+        var template = trimmedMean(segments.map { Array($0.samples[margin..<(margin + length)]) }, length: length,
+                                   setAside: setAside, window: window)
         let shifts = segments.map { bestShift(of: template, in: $0.samples, around: margin, maximumShift: margin) }
         template = trimmedMean(zip(segments, shifts).map { segment, shift in
             Array(segment.samples[(margin + shift)..<(margin + shift + length)])
-        }, length: length)
+        }, length: length, setAside: setAside, window: window)
         // The aligned positions fix the grid to a fraction of a frame.
         let line = StimulusLockedOnsets.fitLine(zip(segments, shifts).map { segment, shift in
             (Double(segment.k), Double(segment.start + shift + leadFrames))
@@ -171,6 +177,47 @@ extension BleedTemplate {
         return (template, line, shifts, audible, likenesses[likenesses.count / 2])
     }
 }
+
+/// For each of the equally long `segments`, which of its windows of `window` frames hold a
+/// sound of its own: more than ``louderSoundMarginDB`` over the median of all the segments'
+/// power in that window (scaled by the segment's own level, where its click is louder than
+/// the median click), and the windows on either side of such a window.
+///
+/// A tap 20–40 ms after some of the clicks (seed 109's `rate16k-dev-2`: taps within the
+/// template's 138 ms after 27 of 44 clicks, 20–40 dB over the quiet clicks' tail) left a bump in
+/// their trimmed mean, since the samples of its waveform near its zero crossings pass the trim;
+/// subtracted where no tap sounds (the count-in), the bump was heard as an onset 31 ms after
+/// every such click.
+func louderSoundWindows(_ segments: [ArraySlice<Float>], window: Int) -> [[Bool]] {
+    let windows = (segments.map(\.count).min() ?? 0) / window
+    guard windows > 0 else { return [] }
+    let powers = segments.map { samples in
+        (0..<windows).map { w in
+            let first = samples.startIndex + w * window
+            var sum = 0.0
+            for value in samples[first..<(first + window)] { sum += Double(value) * Double(value) }
+            return sum / Double(window)
+        }
+    }
+    let medians = (0..<windows).map { w in quantile(powers.map { $0[w] }.sorted(), 0.5) }
+    // Each click at its own level: a gain control scales a click as a whole (by 20 dB and
+    // more through a phone's chain), a tap raises a few windows. The level is the click's
+    // power against the median in the windows where the clicks are loudest (within 10 dB of
+    // the loudest window).
+    let loudest = medians.max() ?? 0
+    let body = (0..<windows).filter { medians[$0] > 0 && medians[$0] >= loudest / 10 }
+    let margin = pow(10, louderSoundMarginDB / 10)
+    return powers.map { power in
+        let level = body.isEmpty ? 1 : quantile(body.map { power[$0] / medians[$0] }.sorted(), 0.5)
+        let loud = (0..<windows).map { power[$0] > margin * max(level, 1) * medians[$0] }
+        return (0..<windows).map { w in loud[max(0, w - 1)...min(windows - 1, w + 1)].contains(true) }
+    }
+}
+
+/// How far over the clicks' median power in a window a click's power may lie before it is
+/// taken to carry a sound of its own there, dB: a tap after a quiet click stands 20–40 dB over
+/// its tail.
+let louderSoundMarginDB = 10.0
 
 /// Frames a click read for the template may be moved to align it with the others.
 let alignmentMargin = 8
@@ -224,20 +271,36 @@ let maximumShift = 3
 /// The per-sample trimmed mean of equally long segments: the outer quarter on each side is
 /// dropped (a tap's loud sound in a few segments), the middle half averaged (tap tails in many
 /// segments have random phase and average out, which a median does not do as well).
-func trimmedMean(_ segments: [[Float]], length: Int) -> [Float] {
+///
+/// Where `setAside` (per segment, per window of `window` frames) marks a segment's window, the
+/// segment is left out of the mean over it, unless fewer than half of the segments would be
+/// left there.
+func trimmedMean(_ segments: [[Float]], length: Int, setAside: [[Bool]] = [], window: Int = 1) -> [Float] {
     var result = [Float](repeating: 0, count: length)
     var column = [Float](repeating: 0, count: segments.count)
-    let trim = segments.count / 4
-    let kept = segments.count - 2 * trim
     column.withUnsafeMutableBufferPointer { column in
         for index in 0..<length {
-            for (s, samples) in segments.enumerated() { column[s] = samples[index] }
+            var count = 0
+            if !setAside.isEmpty {
+                let w = index / window
+                for (s, samples) in segments.enumerated() where w >= setAside[s].count || !setAside[s][w] {
+                    column[count] = samples[index]
+                    count += 1
+                }
+            }
+            if 2 * count < segments.count {
+                for (s, samples) in segments.enumerated() { column[s] = samples[index] }
+                count = segments.count
+            }
+            let trim = count / 4
+            let kept = count - 2 * trim
+            let values = UnsafeMutableBufferPointer(rebasing: column[0..<count])
             // The middle half, as a whole sort would leave it: the lower quarter and then the
             // upper one are split off by selection, and only the middle is sorted (so it is
             // summed in the same order, to the same bits).
-            selectSmallest(trim, in: UnsafeMutableBufferPointer(rebasing: column[...]))
-            selectSmallest(kept, in: UnsafeMutableBufferPointer(rebasing: column[trim...]))
-            var middle = UnsafeMutableBufferPointer(rebasing: column[trim..<(trim + kept)])
+            selectSmallest(trim, in: values)
+            selectSmallest(kept, in: UnsafeMutableBufferPointer(rebasing: values[trim...]))
+            var middle = UnsafeMutableBufferPointer(rebasing: values[trim..<(trim + kept)])
             middle.sort()
             var sum: Float = 0
             for value in middle { sum += value }

@@ -27,6 +27,38 @@ import Testing
         #expect(trimmedMean(segments, length: length) == bySorting(segments, length: length))
     }
 
+    /// Where a segment's window is set aside, the mean there is the other segments', unless
+    /// fewer than half of them would be left; and `louderSoundWindows` sets aside a loud sound
+    /// in a few quiet segments, with the windows on either side of it.
+    @Test func windowsSetAsideAreLeftOutOfTheMean() {
+        var state: UInt64 = 11
+        func next() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(Int(state >> 52)) / 4096 - 0.5
+        }
+        let length = 80, window = 8
+        // Twelve segments of faint noise; a loud burst over frames 40–47 in four of them.
+        var segments = (0..<12).map { _ in (0..<length).map { _ in 0.01 * next() } }
+        for s in [1, 4, 7, 10] { for index in 40..<48 { segments[s][index] = next() > 0 ? 1 : -1 } }
+        let setAside = louderSoundWindows(segments.map { $0[...] }, window: window)
+        let loud: Set<Int> = [1, 4, 7, 10]
+        for (s, windows) in setAside.enumerated() {
+            #expect(windows == (0..<(length / window)).map { loud.contains(s) && (4...6).contains($0) }, "segment \(s)")
+        }
+        let mean = trimmedMean(segments, length: length, setAside: setAside, window: window)
+        let quiet = segments.indices.filter { !loud.contains($0) }.map { segments[$0] }
+        #expect(Array(mean[32..<56]) == Array(bySorting(quiet, length: length)[32..<56]))
+        #expect(Array(mean[0..<32]) == Array(bySorting(segments, length: length)[0..<32]))
+        #expect(mean[40..<48].allSatisfy { abs($0) < 0.01 })
+        // A click 20 dB louder as a whole (a gain control) holds no sound of its own.
+        var scaled = segments
+        scaled[2] = scaled[2].map { 10 * $0 }
+        #expect(louderSoundWindows(scaled.map { $0[...] }, window: window)[2].allSatisfy { !$0 })
+        // Set aside in seven of the twelve, a window keeps all of them.
+        let most = segments.indices.map { s in (0..<(length / window)).map { $0 == 5 && s < 7 } }
+        #expect(trimmedMean(segments, length: length, setAside: most, window: window) == bySorting(segments, length: length))
+    }
+
     @Test func selectionSplitsOffTheSmallest() {
         var state: UInt64 = 7
         for trial in 0..<200 {
