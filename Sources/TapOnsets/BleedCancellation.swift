@@ -203,8 +203,9 @@ func louderSoundWindows(_ segments: [ArraySlice<Float>], window: Int) -> [[Bool]
     // Each click at its own level: a gain control scales a click as a whole (by 20 dB and
     // more through a phone's chain), a tap raises some windows. The level is the click's
     // lowest power against the median in the windows where the clicks are loudest (within
-    // 6 dB of the loudest window): a tap raises none of them all, and a tap 50 ms long after
-    // a quiet click raises most of a body taken 10 dB down (seed 1's `baseline-dev-2`).
+    // 6 dB of the loudest window), which a tap after the click leaves as they were; the median
+    // over a body taken 10 dB down rose with a tap 50 ms long after a quiet click (seed 1's
+    // `baseline-dev-2`).
     let loudest = medians.max() ?? 0
     let body = (0..<windows).filter { medians[$0] > 0 && medians[$0] >= loudest / 4 }
     let margin = pow(10, louderSoundMarginDB / 10)
