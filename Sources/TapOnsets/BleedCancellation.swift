@@ -184,7 +184,7 @@ extension BleedTemplate {
 /// the median click), and the windows on either side of such a window.
 ///
 /// A tap 20–40 ms after some of the clicks (seed 109's `rate16k-dev-2`: taps within the
-/// template's 138 ms after 27 of 44 clicks, 20–40 dB over the quiet clicks' tail) left a bump in
+/// template's 138 ms after 27 of 44 clicks, up to 43 dB over the quiet clicks' tail) left a bump in
 /// their trimmed mean, since the samples of its waveform near its zero crossings pass the trim;
 /// subtracted where no tap sounds (the count-in), the bump was heard as an onset 31 ms after
 /// every such click.
@@ -204,7 +204,7 @@ func louderSoundWindows(_ segments: [ArraySlice<Float>], window: Int) -> [[Bool]
     // more through a phone's chain), a tap raises some windows. The level is the click's
     // lowest power against the median in the windows where the clicks are loudest (within
     // 6 dB of the loudest window), which a tap after the click leaves as they were; the median
-    // over a body taken 10 dB down rose with a tap 50 ms long after a quiet click (seed 1's
+    // over a body taken 10 dB down rose with a tap ringing 50–70 ms after a quiet click (seed 1's
     // `baseline-dev-2`).
     let loudest = medians.max() ?? 0
     let body = (0..<windows).filter { medians[$0] > 0 && medians[$0] >= loudest / 4 }
@@ -217,8 +217,8 @@ func louderSoundWindows(_ segments: [ArraySlice<Float>], window: Int) -> [[Bool]
 }
 
 /// How far over the clicks' median power in a window a click's power may lie before it is
-/// taken to carry a sound of its own there, dB: a tap after a quiet click stands 20–40 dB over
-/// its tail.
+/// taken to carry a sound of its own there, dB: a tap after a quiet click stands up to 43 dB
+/// over its tail (seed 109's `rate16k-dev-2`).
 let louderSoundMarginDB = 10.0
 
 /// Frames a click read for the template may be moved to align it with the others.
@@ -280,20 +280,18 @@ let maximumShift = 3
 func trimmedMean(_ segments: [[Float]], length: Int, setAside: [[Bool]] = [], window: Int = 1) -> [Float] {
     var result = [Float](repeating: 0, count: length)
     var column = [Float](repeating: 0, count: segments.count)
+    // The segments averaged over each window (all of them past the last window marked).
+    let everySegment = Array(segments.indices)
+    let averaged = (0..<(setAside.map(\.count).min() ?? 0)).map { w in
+        let kept = segments.indices.filter { !setAside[$0][w] }
+        return 2 * kept.count < segments.count ? everySegment : kept
+    }
     column.withUnsafeMutableBufferPointer { column in
         for index in 0..<length {
-            var count = 0
-            if !setAside.isEmpty {
-                let w = index / window
-                for (s, samples) in segments.enumerated() where w >= setAside[s].count || !setAside[s][w] {
-                    column[count] = samples[index]
-                    count += 1
-                }
-            }
-            if 2 * count < segments.count {
-                for (s, samples) in segments.enumerated() { column[s] = samples[index] }
-                count = segments.count
-            }
+            let w = index / window
+            let used = w < averaged.count ? averaged[w] : everySegment
+            for (position, s) in used.enumerated() { column[position] = segments[s][index] }
+            let count = used.count
             let trim = count / 4
             let kept = count - 2 * trim
             let values = UnsafeMutableBufferPointer(rebasing: column[0..<count])

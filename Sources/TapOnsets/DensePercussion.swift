@@ -76,7 +76,7 @@ enum DensePercussion {
     /// heard every release as a hit.
     static func applies(to taps: [Onset], otherSounds: Int, pressedTaps: Int = 0) -> Bool {
         guard taps.count >= leastTaps, Double(otherSounds) <= mostOtherSoundsPerTap * Double(taps.count),
-              Double(pressedTaps) < TapScore.pressShare * Double(taps.count) else { return false }
+              TapScore.isException(pressedTaps, amongTaps: taps.count) else { return false }
         let intervals = zip(taps, taps.dropFirst()).map { $1.time - $0.time }.sorted()
         guard quantile(intervals, 0.5) <= longestMedianInterval else { return false }
         let measured = taps.compactMap(\.features)

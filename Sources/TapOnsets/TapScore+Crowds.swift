@@ -51,7 +51,7 @@ extension TapScore {
             let (starts, intervals) = localIntervals(onsets, anchors: anchors, voidedBy: suspects.union(unchosen))
             return SettledRhythm(anchors: anchors, intervalStarts: starts, intervals: intervals, losers: losers, offRhythm: offRhythm)
         }
-        guard !crowds.isEmpty, Double(crowded.count) < pressShare * Double(taps.count) else { return rhythm(unchosen: []) }
+        guard !crowds.isEmpty, isException(crowded.count, amongTaps: taps.count) else { return rhythm(unchosen: []) }
         let outside = rhythm(unchosen: crowded)
         guard !outside.anchors.isEmpty else { return outside }
         let verdict = judgeCrowds(crowds, onsets, anchors: outside.anchors.map { onsets[$0].time },

@@ -202,7 +202,7 @@ public enum TapScore {
         // release, the taps are key presses (tapping on a keyboard) and the pairs say nothing.
         let releaseOf = Dictionary(pairs.map { ($0.press, $0.release) }, uniquingKeysWith: { first, _ in first })
         let pressedTaps = Set(releaseOf.keys).intersection(taps)
-        if Double(pressedTaps.count) < pressShare * Double(taps.count) { suspects.formUnion(pressedTaps) }
+        if isException(pressedTaps.count, amongTaps: taps.count) { suspects.formUnion(pressedTaps) }
         let stimulus = stimulusTimes.sorted()
         // Taps closer together than a tapper taps are settled by the rhythm of the others first
         // (`settleCrowds`); the anchors and local intervals are those left after it.
@@ -248,10 +248,10 @@ public enum TapScore {
             // from one of them as often as not. Only the first tap one interval after does;
             // unless the sound's second sound is a click's (a tap, then its click), when the
             // rules below judge it as anywhere.
-            let releaseIsAClick = releaseOf[index].map { release in
-                stimulus.contains(onsets[release].time - clickReleaseReach / 2, within: clickReleaseReach / 2)
-            } ?? false
-            if time < anchors[0] && !releaseIsAClick {
+            func releaseIsAClick() -> Bool {
+                releaseOf[index].map { stimulus.contains(onsets[$0].time - clickReleaseReach / 2, within: clickReleaseReach / 2) } ?? false
+            }
+            if time < anchors[0] && !releaseIsAClick() {
                 if !anchors.contains(time + interval, within: tolerance) { found.insert(index) }
                 continue
             }
@@ -327,6 +327,13 @@ public enum TapScore {
     /// suspects of the outsider rule (`outsiders`): a key pressed between the taps; and
     /// below it, the members of crowds (`settleCrowds`) are judged by the rhythm.
     public static let pressShare = 0.5
+
+    /// Whether `count` of a recording's `taps` taps are the exception: fewer than
+    /// ``pressShare`` of them (pairs' first sounds, crowds' members). Where they are the rule,
+    /// the taps themselves are so (tapping on a keyboard, fast tapping).
+    static func isException(_ count: Int, amongTaps taps: Int) -> Bool {
+        Double(count) < pressShare * Double(taps)
+    }
     /// Shortest and longest gap from a key's press to its release, seconds.
     public static let pairGap: ClosedRange<Seconds> = 0.040...0.100
     /// How much weaker than the press a release sounds (negative: louder), dB.
