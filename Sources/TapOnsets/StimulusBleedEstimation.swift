@@ -78,8 +78,8 @@ enum StimulusBleedEstimation {
         // The recording's blocks fade in and out (raised cosine, `blockTaper`): a sound cut by a
         // block's edge is a step, whose broadband spectrum the whitening weighs as much as a
         // tonal sound's own few bins. Unfaded, quiet 50 ms beeps correlated best at an end of
-        // the searched lags (corpus seed 1 `beep-dev-2`: peaks 13–55 × the RMS at −20 ms, in
-        // three of five segments, against about 8 at the path's 1.8 ms).
+        // the searched lags (corpus seed 1 `beep-dev-2`, path 1.8 ms: three of five segments
+        // peaked at −20 ms, at 13, 55 and 8 times the correlation's RMS).
         let taper = blockTaper(length: length, ramp: Int((blockTaperDuration * rate).rounded()))
         var x = HighPassedStream(source: recording, cutoff: cutoff, firstFrame: 0)
         var s = HighPassedStream(source: stimulus, cutoff: cutoff, firstFrame: -offsetFrames - lagHigh)
@@ -134,7 +134,7 @@ enum StimulusBleedEstimation {
     }
 
     /// How long the recording's blocks fade in and out in ``delayPoints``, seconds: five
-    /// cycles of a 500 Hz beep, a sixtieth of a block.
+    /// cycles of a 500 Hz beep, about a 35th of a block.
     static let blockTaperDuration: Seconds = 0.010
 
     /// A block's weights: 1, but a raised cosine over the first and last `ramp` frames.
