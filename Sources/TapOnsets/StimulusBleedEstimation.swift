@@ -78,8 +78,9 @@ enum StimulusBleedEstimation {
         // The recording's blocks fade in and out (raised cosine, `blockTaper`): a sound cut by a
         // block's edge is a step, whose broadband spectrum the whitening weighs as much as a
         // tonal sound's own few bins. Unfaded, quiet 50 ms beeps correlated best at an end of
-        // the searched lags (corpus seed 1 `beep-dev-2`, path 1.8 ms: three of five segments
-        // peaked at −20 ms, at 13, 55 and 8 times the correlation's RMS).
+        // the searched lags: corpus seed 1 `beep-dev-2` (path 1.8 ms) had three of five segments
+        // peak at −20 ms, at 13, 55 and 8 times the correlation's RMS (the 13 and 55 are gone
+        // faded); seed 113 `beep-dev-1`'s delay went from −8.4 ms to its path's 2.2 ms.
         let taper = blockTaper(length: length, ramp: Int((blockTaperDuration * rate).rounded()))
         var x = HighPassedStream(source: recording, cutoff: cutoff, firstFrame: 0)
         var s = HighPassedStream(source: stimulus, cutoff: cutoff, firstFrame: -offsetFrames - lagHigh)
@@ -134,7 +135,7 @@ enum StimulusBleedEstimation {
     }
 
     /// How long the recording's blocks fade in and out in ``delayPoints``, seconds: five
-    /// cycles of a 500 Hz beep, about a 35th of a block.
+    /// cycles of a 500 Hz beep, a 34th of a block at 48 kHz.
     static let blockTaperDuration: Seconds = 0.010
 
     /// A block's weights: 1, but a raised cosine over the first and last `ramp` frames.

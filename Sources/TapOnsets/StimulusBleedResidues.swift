@@ -10,12 +10,14 @@ let residueMinimumSounds = 8
 /// The sounds counted for the share lie within this range under the loudest tenth, dB.
 let residueAudibleRangeDB = 20.0
 /// How long after a sound's start what the subtraction left inside the sound may start,
-/// seconds: the corpus's longest metronome sound, a 50 ms beep, and a little.
+/// seconds: the corpus's longest metronome sound, a 50 ms beep, and a little. The first
+/// ``clickResidueWindow`` after the start belongs to the judgement at the start.
 let residueInSoundWindow: Seconds = 0.055
 /// How much weaker than its sound a candidate inside it is, at least, dB. On the eight corpus
-/// seeds with their files, a margin of 8 dB also took 8 taps (inside a lossless loudspeaker's
-/// beeps, 8–16 dB under them), 16 dB none, and 20 dB set aside as many false onsets (51 against
-/// 52): a tap inside a sound and within 20 dB of it keeps its place.
+/// seeds with their files (362 false onsets before), a margin of 8 dB set aside 52 false onsets
+/// and took 8 taps (8–16 dB under the beeps they landed in, four of them a lossless
+/// loudspeaker's), 16 dB 51 and no tap, 20 dB 50: a tap inside a sound and within 20 dB of it
+/// keeps its place.
 let residueInSoundMarginDB = 20.0
 
 /// Splits the onsets found after a stimulus file's subtraction into sounds and what the
@@ -31,12 +33,13 @@ let residueInSoundMarginDB = 20.0
 /// candidate, the recording leaves residues, and every candidate is one. Where they do not (a
 /// lossless recording, whose sounds the subtraction takes out), the few candidates are taps
 /// that came just before or on a sound, and keep their place. `leavesResidues`, when given,
-/// says so instead of the share.
+/// says so instead of the share. Only candidates at audible sounds count for the share.
 ///
 /// Inside a sound the same holds apart: a loud tonal sound (a beep) that a codec re-shaped, or
 /// that the path's filter matched only in part, leaves onsets through its length. A candidate
-/// starts within ``residueInSoundWindow`` after a sound's start and lies
-/// ``residueInSoundMarginDB`` or more under it; where ``residueShare`` of the audible sounds
+/// starts later than ``clickResidueWindow`` and within ``residueInSoundWindow`` after a sound's
+/// start and lies ``residueInSoundMarginDB`` or more under it; where ``residueShare`` of the
+/// audible sounds
 /// (and ``residueMinimumSounds``) have one, every such candidate is a residue too. The returned
 /// `leavesResidues` is the first judgement's (at the sounds' starts) alone.
 func separateBleedResidues(_ onsets: [Onset], sounds: [Onset], lead: Seconds, leavesResidues known: Bool? = nil)
@@ -51,20 +54,21 @@ func separateBleedResidues(_ onsets: [Onset], sounds: [Onset], lead: Seconds, le
     let inside = onsets.map { onset -> Int? in
         let time = onset.precursorTime ?? onset.time
         let sound = soundTimes.firstIndex(notBelow: time) - 1
-        guard sound >= 0, time - soundTimes[sound] <= residueInSoundWindow,
+        guard sound >= 0, time - soundTimes[sound] > clickResidueWindow, time - soundTimes[sound] <= residueInSoundWindow,
               onset.strength <= sounds[sound].strength - residueInSoundMarginDB else { return nil }
         return sound
     }
     // The share among the sounds loud enough to leave a residue that could be heard: a
     // prediction also starts faint sounds (a filter's ringing between the clicks).
     let loudest = quantile(sounds.map(\.strength).sorted(), 0.9)
-    let audible = sounds.filter { $0.strength >= loudest - residueAudibleRangeDB }.count
-    func leaveResidues(_ candidates: [Int?]) -> Bool {
-        let withResidue = Set(candidates.compactMap { $0 }).count
+    let isAudible = sounds.map { $0.strength >= loudest - residueAudibleRangeDB }
+    let audible = isAudible.filter { $0 }.count
+    func reachesShare(_ candidates: [Int?]) -> Bool {
+        let withResidue = Set(candidates.compactMap { $0 }.filter { isAudible[$0] }).count
         return withResidue >= residueMinimumSounds && Double(withResidue) >= residueShare * Double(audible)
     }
-    let leavesResidues = known ?? leaveResidues(under)
-    let leavesResiduesInside = leaveResidues(inside)
+    let leavesResidues = known ?? reachesShare(under)
+    let leavesResiduesInside = reachesShare(inside)
     guard leavesResidues || leavesResiduesInside else { return (onsets, [], false) }
     var kept: [Onset] = [], residues: [Onset] = []
     for index in onsets.indices {
