@@ -191,14 +191,7 @@ extension BleedTemplate {
 func louderSoundWindows(_ segments: [ArraySlice<Float>], window: Int) -> [[Bool]] {
     let windows = (segments.map(\.count).min() ?? 0) / window
     guard windows > 0 else { return [] }
-    let powers = segments.map { samples in
-        (0..<windows).map { w in
-            let first = samples.startIndex + w * window
-            var sum = 0.0
-            for value in samples[first..<(first + window)] { sum += Double(value) * Double(value) }
-            return sum / Double(window)
-        }
-    }
+    let powers = segments.map { windowPowers($0, window: window, count: windows) }
     let medians = (0..<windows).map { w in quantile(powers.map { $0[w] }.sorted(), 0.5) }
     // Each click at its own level: a gain control scales a click as a whole (by 20 dB and
     // more through a phone's chain), a tap raises some windows. The level is the click's
@@ -213,6 +206,16 @@ func louderSoundWindows(_ segments: [ArraySlice<Float>], window: Int) -> [[Bool]
         let level = body.map { power[$0] / medians[$0] }.min() ?? 1
         let loud = (0..<windows).map { power[$0] > margin * max(level, 1) * medians[$0] }
         return (0..<windows).map { w in loud[max(0, w - 1)...min(windows - 1, w + 1)].contains(true) }
+    }
+}
+
+/// The mean power of each of the first `count` windows of `window` frames of `samples`.
+func windowPowers(_ samples: ArraySlice<Float>, window: Int, count: Int) -> [Double] {
+    (0..<count).map { w in
+        let first = samples.startIndex + w * window
+        var sum = 0.0
+        for value in samples[first..<(first + window)] { sum += Double(value) * Double(value) }
+        return sum / Double(window)
     }
 }
 
@@ -256,11 +259,7 @@ func audibleLength(of template: [Float], sampleRate: Double) -> Int? {
     let window = max(1, Int(0.002 * sampleRate))
     let windows = template.count / window
     guard windows >= 6 else { return nil }
-    let powers = (0..<windows).map { w -> Double in
-        var sum = 0.0
-        for index in (w * window)..<((w + 1) * window) { sum += Double(template[index]) * Double(template[index]) }
-        return sum / Double(window)
-    }
+    let powers = windowPowers(template[...], window: window, count: windows)
     let tail = powers[(2 * windows / 3)...].sorted()
     let residual = tail[tail.count / 2]
     guard let last = powers.lastIndex(where: { $0 > 4 * residual }), powers.max()! > 16 * residual else { return nil }

@@ -10,11 +10,12 @@ let residueMinimumSounds = 8
 /// The sounds counted for the share lie within this range under the loudest tenth, dB.
 let residueAudibleRangeDB = 20.0
 /// How long after a sound's start what the subtraction left inside the sound may start,
-/// seconds: the corpus's longest metronome sound, a 50 ms beep, and a little. The first
+/// seconds: the corpus's longest tonal metronome sound, a 50 ms beep, and a little. The first
 /// ``clickResidueWindow`` after the start belongs to the judgement at the start.
 let residueInSoundWindow: Seconds = 0.055
 /// How much weaker than its sound a candidate inside it is, at least, dB. On the eight corpus
-/// seeds with their files (362 false onsets before), a margin of 8 dB set aside 52 false onsets
+/// seeds with their files (362 false onsets before; the rule's first form, which judged only
+/// recordings with no residue at the sounds' starts), a margin of 8 dB set aside 52 false onsets
 /// and took 8 taps (8–16 dB under the beeps they landed in, four of them a lossless
 /// loudspeaker's), 16 dB 51 and no tap, 20 dB 50: a tap inside a sound and within 20 dB of it
 /// keeps its place.
@@ -35,13 +36,12 @@ let residueInSoundMarginDB = 20.0
 /// that came just before or on a sound, and keep their place. `leavesResidues`, when given,
 /// says so instead of the share. Only candidates at audible sounds count for the share.
 ///
-/// Inside a sound the same holds apart: a loud tonal sound (a beep) that a codec re-shaped, or
-/// that the path's filter matched only in part, leaves onsets through its length. A candidate
+/// Inside a sound the same holds apart: the subtraction can leave onsets through a loud tonal
+/// sound's length (6–44 ms into the beeps of the corpus's `loudspeaker-aac` items). A candidate
 /// starts later than ``clickResidueWindow`` and within ``residueInSoundWindow`` after a sound's
 /// start and lies ``residueInSoundMarginDB`` or more under it; where ``residueShare`` of the
-/// audible sounds
-/// (and ``residueMinimumSounds``) have one, every such candidate is a residue too. The returned
-/// `leavesResidues` is the first judgement's (at the sounds' starts) alone.
+/// audible sounds (and ``residueMinimumSounds``) have one, every such candidate is a residue
+/// too. The returned `leavesResidues` is the first judgement's (at the sounds' starts) alone.
 func separateBleedResidues(_ onsets: [Onset], sounds: [Onset], lead: Seconds, leavesResidues known: Bool? = nil)
     -> (onsets: [Onset], residues: [Onset], leavesResidues: Bool) {
     guard !sounds.isEmpty else { return (onsets, [], known ?? false) }

@@ -240,9 +240,9 @@ import TapCorpus
     }
 
     /// A loudspeaker's beeps through AAC with their stimulus file (seed 109, `loudspeaker-aac`
-    /// dev: 538 and 701 Hz beeps): the subtraction leaves onsets inside the beeps it could not
-    /// match, 12–47 ms after their starts and 20 dB or more under them, at most of the beeps,
-    /// and passed as taps (10 false onsets, 9 of them the beeps') until such leftovers came to be
+    /// dev: 460 and 620 Hz beeps): the subtraction left onsets inside the beeps, 6–44 ms after
+    /// their starts and 20 dB or more under them, at a quarter or more of the beeps, which
+    /// passed as taps (10 false onsets, 9 of them the beeps') until such leftovers came to be
     /// judged as the sounds' starts are (`separateBleedResidues`, `residueInSoundWindow`).
     @Test func whatAStimulusFileLeavesInsideItsBeepsIsNotTaps() throws {
         let scores = try Self.scores(seed: 109, itemsPerSplit: 2, conditions: [.loudspeakerAAC], split: .dev, withStimulus: true)
