@@ -68,7 +68,9 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
     /// Mean power from 10 to 50 ms after the start relative to the first 10 ms, dB, each with
     /// the noise floor's power taken out, and no deeper than the first 10 ms stand over the
     /// floor (nor than 60 dB), since a deeper decay cannot be measured. Taps decay (negative);
-    /// sustained sounds such as coughs and speech do not.
+    /// sustained sounds such as coughs and speech do not. A metronome click that follows cuts
+    /// the later stretch, and one 5–40 ms after the start has the decay read on the stretch
+    /// before it too, the steeper reading counting (Docs/algorithms.md, the score's table).
     public var decayDB: Double
     /// Spectral centroid of the first 10 ms (Hann window, FFTW), over the band the detector
     /// listens to, Hz: where the sound's power sits. One surface tapped by one finger keeps its
