@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "TapAudioTests", dependencies: ["TapAudio", "TapTestSupport", "TapFuzzChecks"]),
         .testTarget(name: "TapStatisticsTests", dependencies: ["TapStatistics", "TapTestSupport"]),
         .testTarget(name: "TapMatchingTests", dependencies: ["TapMatching", "TapTestSupport"]),
-        .testTarget(name: "TapOnsetsTests", dependencies: ["TapOnsets", "TapAudio", "TapSim", "TapTestSupport"]),
+        .testTarget(name: "TapOnsetsTests", dependencies: ["TapOnsets", "TapAudio", "TapSim", "TapStatistics", "TapTestSupport"]),
         .testTarget(name: "TapDataTests", dependencies: ["TapData", "TapFuzzChecks"]),
         .testTarget(name: "TapSimTests", dependencies: ["TapSim", "TapOnsets"]),
         .testTarget(name: "TapKitTests", dependencies: ["TapKit", "TapAudio", "TapSim", "TapAccuracy", "TapCorpus", "tapkit", "TapTestSupport"]),

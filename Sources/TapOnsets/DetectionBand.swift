@@ -44,9 +44,10 @@ public struct DetectionBand: Sendable, Equatable {
 /// or more (the background is quiet or gated: a higher band has nothing to win), or where fewer
 /// than ``leastTaps`` taps were found and measured or fewer than ``leastBackgroundFrames``
 /// background frames measured. Otherwise, of the ``candidateCutoffs`` under
-/// ``highestCutoffFraction`` of the sample rate that keep the taps within ``leastRetainedDB`` of
-/// their level in the configured band (a band above most of the taps' own power finds other
-/// sounds' hiss, speech's fricatives, rather than taps), the one of highest contrast is chosen
+/// ``highestCutoffFraction`` of the sample rate where the taps keep, in the median over taps,
+/// ``leastRetainedDB`` or more of their own level in the configured band (a band above most of
+/// the taps' own power finds other sounds' hiss, speech's fricatives, rather than taps; since
+/// session 25 each tap is compared with itself), the one of highest contrast is chosen
 /// when it gains at least ``leastGainDB`` over the configured band.
 ///
 /// The numbers were chosen on the dev splits of the robustness corpus (Docs/robustness.md).
@@ -60,8 +61,8 @@ public enum DetectionBandChoice {
     public static let contrastCeilingDB = 25.0
     /// The least gain in contrast for which a higher band is chosen, dB.
     public static let leastGainDB = 6.0
-    /// How far the taps' median level in a higher band may lie under their level in the
-    /// configured band, dB (a quarter of their power kept).
+    /// How far under its level in the configured band a tap's level in a higher band may lie,
+    /// in the median over the taps, dB (a quarter of their power kept).
     public static let leastRetainedDB = -6.0
     /// The fewest taps the survey needs, found and measured.
     public static let leastTaps = 8
@@ -100,17 +101,34 @@ public enum DetectionBandChoice {
         let survey = Survey(tapLevels: configuredSurvey.tapLevels + higher.tapLevels,
                             backgroundLevels: configuredSurvey.backgroundLevels + higher.backgroundLevels)
         let contrasts = survey.contrasts
-        let eligible = cutoffs.indices.dropFirst().filter { survey.tapLevels[$0] - survey.tapLevels[0] >= leastRetainedDB }
+        func retainedDB(_ band: Int) -> Double {
+            medianRetainedDB(higher.tapLevelsEach[band - 1], of: configuredSurvey.tapLevelsEach[0])
+                ?? survey.tapLevels[band] - survey.tapLevels[0]
+        }
+        let eligible = cutoffs.indices.dropFirst().filter { retainedDB($0) >= leastRetainedDB }
         // The highest contrast; of equal ones, the lower band.
         guard let best = eligible.max(by: { (contrasts[$0], -$0) < (contrasts[$1], -$1) }),
               contrasts[best] - contrasts[0] >= leastGainDB else { return nil }
         return DetectionBand(cutoff: cutoffs[best], contrastDB: contrasts[best], configuredContrastDB: contrasts[0])
     }
 
+    /// What each tap keeps of its own level (`reference`, dB) in another band (`levels`, the
+    /// same taps in the same order), in the median over the taps, dB; nil when the two lists do
+    /// not pair up. The difference of the two lists' medians would compare a tap with another:
+    /// one tap more or less moves a median over 25 taps of levels 20 dB apart by over a decibel.
+    static func medianRetainedDB(_ levels: [Double], of reference: [Double]) -> Double? {
+        guard levels.count == reference.count, !levels.isEmpty else { return nil }
+        return quantile(zip(levels, reference).map { $0 - $1 }.sorted(), 0.5)
+    }
+
     /// Levels of the taps and of the background in each band.
     struct Survey {
         /// Per band: the taps' median level and the background's 90th percentile, dB.
         var tapLevels: [Double], backgroundLevels: [Double]
+        /// Per band, each measured tap's level, dB, the taps in the same order in every band (the
+        /// surveys of two calls read the same stretches, so they pair up unless samples that are
+        /// not numbers left a tap out of one of them).
+        var tapLevelsEach: [[Double]] = []
 
         var contrasts: [Double] { zip(tapLevels, backgroundLevels).map { $0 - $1 } }
 
@@ -165,7 +183,7 @@ public enum DetectionBandChoice {
             }
             guard tapLevels[0].count >= leastTaps, background[0].count >= leastBackgroundFrames else { return nil }
             return Survey(tapLevels: tapLevels.map { quantile($0.sorted(), 0.5) },
-                          backgroundLevels: background.map { quantile($0.sorted(), 0.9) })
+                          backgroundLevels: background.map { quantile($0.sorted(), 0.9) }, tapLevelsEach: tapLevels)
         }
 
         /// The power of `frames` consecutive frames from `start`, in dB, in each band (the

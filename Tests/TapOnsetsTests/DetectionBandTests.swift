@@ -3,6 +3,7 @@ import Testing
 @testable import TapOnsets
 import TapAudio
 import TapTestSupport
+import TapStatistics
 
 /// The band the detector listens in (`DetectionBandChoice`): taps under loud low-pitched
 /// music are found in a higher band; a recording with a quiet background keeps the configured
@@ -118,5 +119,23 @@ extension DetectionBandTests {
         #expect(!report.removed)
         #expect(detection.detectionBand != nil)
         #expect(Self.hits(detection.onsets) == Self.tapTimes.count)
+    }
+
+    /// Whether a higher band keeps the taps' power is judged tap by tap. Twenty-five taps 2 dB
+    /// apart in level, each 5 dB quieter in the higher band: every tap keeps more than the
+    /// ``DetectionBandChoice/leastRetainedDB``, and a 26th (loud in the configured band, faint
+    /// in the higher one, as a speech sound taken for a tap is) does not move the answer,
+    /// where the difference of the two medians would fall from −5 to −7 dB, past the limit
+    /// (a seed-127 `speech` item lost its 4 kHz band so in session 25).
+    @Test func whatATapKeepsInAHigherBandIsJudgedTapByTap() throws {
+        let configured = (0..<25).map { -60.0 + 2 * Double($0) }
+        let higher = configured.map { $0 - 5 }
+        let retained = try #require(DetectionBandChoice.medianRetainedDB(higher, of: configured))
+        #expect(abs(retained - -5) < 1e-9)
+        let withASpeechSound = try #require(DetectionBandChoice.medianRetainedDB(higher + [-65], of: configured + [-5]))
+        #expect(abs(withASpeechSound - -5) < 1e-9)
+        func median(_ values: [Double]) -> Double { quantile(values.sorted(), 0.5) }
+        #expect(median(higher + [-65]) - median(configured + [-5]) < DetectionBandChoice.leastRetainedDB)
+        #expect(DetectionBandChoice.medianRetainedDB([-30], of: []) == nil)
     }
 }
