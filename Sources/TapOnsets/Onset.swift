@@ -69,7 +69,7 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
     /// the noise floor's power taken out, and no deeper than the first 10 ms stand over the
     /// floor (nor than 60 dB), since a deeper decay cannot be measured. Taps decay (negative);
     /// sustained sounds such as coughs and speech do not. A metronome click that follows cuts
-    /// the later stretch, and one 5–40 ms after the start has the decay read on the stretch
+    /// the later stretch, and one 8–40 ms after the start has the decay read on the stretch
     /// before it too, the steeper reading counting (Docs/algorithms.md, the score's table).
     public var decayDB: Double
     /// Spectral centroid of the first 10 ms (Hann window, FFTW), over the band the detector

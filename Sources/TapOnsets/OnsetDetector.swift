@@ -494,12 +494,12 @@ public struct OnsetDetector: Sendable {
     /// replace it, dB.
     static let replacingRiseDB = 10.0
 
-    /// How soon after a sound's start a following click has its decay read again before it
-    /// (see `measure`), seconds: from 5 ms, the least that leaves two halves of
-    /// ``decayBeforeClickLeastHalf`` before the guard; to 40 ms, where the usual tail ends.
-    /// Chosen on the robustness corpus's dev splits (Docs/robustness.md, "A tap just before a
-    /// loud click").
-    static let decayBeforeClickReach: ClosedRange<Seconds> = 0.005...0.040
+    /// How soon after a sound's start the next click must start to have the sound's decay read
+    /// again before it (see `measure`), at most, seconds; at least, it leaves two halves of
+    /// ``decayBeforeClickLeastHalf`` before ``decayBeforeClickGuard`` (8 ms). Chosen on the
+    /// robustness corpus's dev splits (Docs/robustness.md, "A tap just before a loud click"):
+    /// to 15 ms kept fewer taps, to 50 ms let more false onsets through.
+    static let decayBeforeClickReach: Seconds = 0.040
     /// How much before a click's start is left out of that reading, seconds: AAC's pre-echo of
     /// a loudspeaker's click rises milliseconds ahead of it.
     static let decayBeforeClickGuard: Seconds = 0.004
@@ -622,7 +622,7 @@ public struct OnsetDetector: Sendable {
         if let click = firstClickStart(in: (tailStart + tenMilliseconds / 2)..<(tailStart + tailLength)) {
             tailLength = click - tailStart
         }
-        // A click that follows closer than that spoils the tail, and one that follows within
+        // A click that follows closer than 15 ms spoils the tail, and one that follows within
         // the reach may still leave its lead-in in it (a codec's pre-echo, a loudspeaker's
         // build-up): the decay is read again on the stretch before the click's guard, first
         // half against second, and the sound decays by the steeper of the two readings. Which
@@ -630,10 +630,13 @@ public struct OnsetDetector: Sendable {
         // tail holds the sound's own decay, longer and deeper.
         var beforeClick: (head: Double, tail: Double)?
         let frames = { (seconds: Seconds) in Int((seconds * sampleRate).rounded()) }
-        if let click = firstClickStart(in: (frame + frames(Self.decayBeforeClickReach.lowerBound))..<(frame + frames(Self.decayBeforeClickReach.upperBound))) {
-            let half = (click - frames(Self.decayBeforeClickGuard) - frame) / 2
-            if half >= frames(Self.decayBeforeClickLeastHalf),
-               let first = meanPowerDB(from: frame, count: half), let second = meanPowerDB(from: frame + half, count: half) {
+        let clickGuard = frames(Self.decayBeforeClickGuard), leastHalf = frames(Self.decayBeforeClickLeastHalf)
+        // The next click after the start; one nearer than two halves and the guard leaves too
+        // little of the sound to read.
+        if let click = firstClickStart(in: (frame + 1)..<(frame + 1 + frames(Self.decayBeforeClickReach))),
+           click - frame >= clickGuard + 2 * leastHalf {
+            let half = (click - clickGuard - frame) / 2
+            if let first = meanPowerDB(from: frame, count: half), let second = meanPowerDB(from: frame + half, count: half) {
                 beforeClick = (first, second)
             }
         }

@@ -250,13 +250,13 @@ import TapCorpus
         #expect(falseOnsets <= 2 && missed <= 1, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
     }
 
-    /// Taps 10–20 ms before a loudspeaker's woodblock through AAC (seed 103,
-    /// `loudspeaker-aac-dev-1`): the click, left in place or its pre-echo, filled the tail whose
+    /// Taps 13–22 ms before a loudspeaker's woodblock through AAC (seed 103,
+    /// `loudspeaker-aac-dev-1`): the click, left in place, or its pre-echo filled the tail whose
     /// fall a tap's decay is read from (the tail starts 10 ms after the tap, and a click is
-    /// cut off only when it starts 5 ms or more into it), so the taps read as sustained and
-    /// 4 of them were missed, until the decay came to be read again on the stretch before the
-    /// click (`decayBeforeClickReach`). The false onsets are the clicks not subtracted, as
-    /// before.
+    /// cut off only when it starts 5 ms or more into it), so those taps read as sustained:
+    /// 5 taps were missed, 4 of them so, until the decay came to be read again on the stretch
+    /// before the click (`decayBeforeClickReach`). The 10 false onsets are the clicks not
+    /// subtracted, before and after.
     @Test func aTapJustBeforeALoudClickDecaysBeforeIt() throws {
         let scores = try Self.scores(seed: 103, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev)
         let falseOnsets = scores.reduce(0) { $0 + $1.onsets - $1.hits }, missed = scores.reduce(0) { $0 + $1.taps - $1.hits }
