@@ -41,7 +41,7 @@ extension TapScore {
     /// before the first such tap, only the last can reach it. Judging again with the winners
     /// as anchors (up to four rounds) let 3 more sounds through on the six seeds and found no
     /// tap more, and is not done.
-    static func settleCrowds(_ onsets: [Onset], taps: [Int], suspects: Set<Int>) -> SettledRhythm {
+    static func settleCrowds(_ onsets: [Onset], taps: [Int], suspects: Set<Int>, unlikeTheTaps: Set<Int> = []) -> SettledRhythm {
         let crowds = crowdedTaps(onsets, taps: taps)
         let crowded = Set(crowds.joined())
         // The rhythm of the taps but the suspects and the crowd members not (yet) chosen, which
@@ -55,7 +55,8 @@ extension TapScore {
         let outside = rhythm(unchosen: crowded)
         guard !outside.anchors.isEmpty else { return outside }
         let verdict = judgeCrowds(crowds, onsets, anchors: outside.anchors.map { onsets[$0].time },
-                                  intervalStarts: outside.intervalStarts, intervals: outside.intervals)
+                                  intervalStarts: outside.intervalStarts, intervals: outside.intervals,
+                                  unlikeTheTaps: unlikeTheTaps)
         return rhythm(unchosen: crowded.subtracting(verdict.winners), losers: verdict.losers, offRhythm: verdict.offRhythm)
     }
 
@@ -69,7 +70,7 @@ extension TapScore {
     /// (a key's release after its press). Which of two sounds on the rhythm fits better is
     /// otherwise as often the tapper's scatter as the truth, and a click left in after a tap
     /// keeps a steadier beat than the tap: both are left to the other rules. A crowd with no
-    /// local interval nearby is left as it is.
+    /// local interval nearby is left as it is, but for the members unlike the taps (below).
     ///
     /// Where no member keeps the rhythm, the members before the first anchor lose (no
     /// member has the first tap one interval after it: a key pressed and released before the
@@ -77,12 +78,23 @@ extension TapScore {
     /// apart (the gap rule of `outsiders`). After the last anchor the members are not set
     /// aside, as there a crowd is most often the tapper's last taps heard with the clicks
     /// that came with them, neither an anchor.
+    ///
+    /// First, where a crowd holds a member that sounds like the recording's taps, the members
+    /// of `unlikeTheTaps` (unlike in centroid, band spread or attack: `outsiders`) lose to it,
+    /// and the rhythm chooses among the others: two sounds 40–100 ms apart both lie within
+    /// the rhythm's tolerance of the beat, and which fits it better says little (since session
+    /// 25: a syllable 65 ms from a tap, a click heard through a gate a tap had opened).
     static func judgeCrowds(_ crowds: [[Int]], _ onsets: [Onset], anchors: [Seconds],
-                            intervalStarts: [Seconds], intervals: [Seconds])
+                            intervalStarts: [Seconds], intervals: [Seconds], unlikeTheTaps: Set<Int> = [])
         -> (losers: Set<Int>, winners: Set<Int>, offRhythm: Set<Int>) {
         var losers = Set<Int>(), winners = Set<Int>(), offRhythm = Set<Int>()
         guard let firstAnchor = anchors.first else { return (losers, winners, offRhythm) }
-        for crowd in crowds {
+        for wholeCrowd in crowds {
+            // Of sounds too close together to both be taps, one that sounds like the
+            // recording's taps is the tap: the others lose before the rhythm is asked.
+            let alike = wholeCrowd.filter { !unlikeTheTaps.contains($0) }
+            let crowd = alike.isEmpty ? wholeCrowd : alike
+            losers.formUnion(wholeCrowd.filter { !crowd.contains($0) })
             guard let interval = localIntervalSummary(at: onsets[crowd[0]].time, starts: intervalStarts,
                                                       intervals: intervals)?.median else { continue }
             // The taps' own rhythm, not the stimulus's: a click left in after a tap keeps the

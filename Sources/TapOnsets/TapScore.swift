@@ -17,8 +17,8 @@ import TapStatistics
 /// | level under the recording's taps | ``levelRange`` dB | background blips far below every tap |
 ///
 /// The second sound of a press–release pair (see `pressReleasePairs`), the onsets of
-/// a train (see `trainMembers`), sounds unlike the recording's taps (in centroid or in
-/// how they spread their power over octave bands) or pressed like a key that fall off their
+/// a train (see `trainMembers`), sounds unlike the recording's taps (in centroid, in
+/// how they spread their power over octave bands or in how slowly they build up) or pressed like a key that fall off their
 /// rhythm (see `outsiders`), and the sounds of a crowd that the rhythm sets aside (see
 /// `judgeCrowds`) have their scores multiplied by
 /// ``pairFactor``. A score of
@@ -155,9 +155,11 @@ public enum TapScore {
     /// neighbours keep the rhythm on one side, or the click keeps the metronome's beat.
     ///
     /// A tap whose centroid lies within reach but whose power spreads over the octave bands
-    /// unlike the others' (`profileOutliers`: a knock's contact burst, a key's plastic click)
-    /// is judged as a press is: an outsider only off the rhythm on both sides, since a quiet
-    /// tap's profile scatters with the noise in it. It stays an anchor for the other suspects.
+    /// unlike the others' (`profileOutliers`: a knock's contact burst, a key's plastic click),
+    /// or that builds up far more slowly than they do (`attackOutliers`: a syllable, a click
+    /// through a gate a tap opened; since session 25), is judged as a press is: an outsider
+    /// only off the rhythm on both sides, since a quiet tap's profile scatters with the noise
+    /// in it. It stays an anchor for the other suspects.
     ///
     /// Before all of these, any suspect that lies between two successive *beats* (anchors
     /// that spread their power as the taps do) one local interval apart, within
@@ -172,7 +174,8 @@ public enum TapScore {
     /// Taps closer together than a tapper taps (`crowdedTaps`, runs each ``pairGap`` after
     /// the one before) are no anchors where they are the exception; the rhythm of the others
     /// chooses among them (`settleCrowds`, `judgeCrowds`), its choice is an anchor again, and
-    /// the members it sets aside are outsiders. Of a crowd with no member on the rhythm, the
+    /// the members it sets aside are outsiders. Before the rhythm is asked, the members that
+    /// sound unlike the taps (any of the three ways above) lose to one that sounds like them. Of a crowd with no member on the rhythm, the
     /// members before the first anchor are set aside and the others are judged by the gap
     /// between two beats alone.
     ///
@@ -196,7 +199,7 @@ public enum TapScore {
         guard taps.count >= outsiderMinimumTaps, measured.count >= outsiderMinimumTaps, let summary = Summary(measured) else { return [] }
         let reach = outsiderCentroidSpreads * max(outsiderSpreadFloorOctaves, summary.scaledMAD)
         let unlike = Set(taps.indices.filter { octaves[$0].map { abs($0 - summary.median) > reach } ?? false }.map { taps[$0] })
-        let spreadUnlike = Set(profileOutliers(onsets, taps: taps)).subtracting(unlike)
+        let spreadUnlike = Set(profileOutliers(onsets, taps: taps) + attackOutliers(onsets, taps: taps)).subtracting(unlike)
         var suspects = unlike
         // A press is suspect where pairs are the exception; where most taps come with a
         // release, the taps are key presses (tapping on a keyboard) and the pairs say nothing.
@@ -206,7 +209,7 @@ public enum TapScore {
         let stimulus = stimulusTimes.sorted()
         // Taps closer together than a tapper taps are settled by the rhythm of the others first
         // (`settleCrowds`); the anchors and local intervals are those left after it.
-        let rhythm = settleCrowds(onsets, taps: taps, suspects: suspects)
+        let rhythm = settleCrowds(onsets, taps: taps, suspects: suspects, unlikeTheTaps: unlike.union(spreadUnlike))
         let (anchorTaps, intervalStarts, intervals) = (rhythm.anchors, rhythm.intervalStarts, rhythm.intervals)
         let crowdLosers = rhythm.losers, offRhythmCrowds = rhythm.offRhythm
         // Taps that only spread their power unlike the others stay anchors: a quiet tap's
@@ -321,6 +324,28 @@ public enum TapScore {
             let squares = zip(profile, median).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
             return (squares / Double(bands)).squareRoot() > outsiderProfileDistance
         }.map(\.0)
+    }
+
+    /// How far an onset's attack (``OnsetFeatures/attackDuration``) lies over the taps' median
+    /// attack, at least, for it to build up unlike them, in robust SDs (1.4826 × MAD, no less
+    /// than ``outsiderAttackSpreadFloor``).
+    public static let outsiderAttackSpreads = 3.0
+    /// The smallest robust SD of the taps' attacks the rule assumes, seconds: TapSim's taps
+    /// peak 1–3 ms after their start (a quartile range of one recording), so a sound is slow
+    /// only from 4.5 ms over their median.
+    public static let outsiderAttackSpreadFloor: Seconds = 0.0015
+
+    /// The taps (of `taps`) whose attack lies more than ``outsiderAttackSpreads`` robust SDs
+    /// over the median attack of those measured: a metronome's click heard through a gate
+    /// that a tap opened, a syllable, a reverberant build-up. A contact peaks within a
+    /// millisecond or two, the same way tap after tap. Only the slow side: a tap that peaks
+    /// sooner than the others is a sharper contact. None with fewer than
+    /// ``outsiderMinimumTaps`` measured.
+    static func attackOutliers(_ onsets: [Onset], taps: [Int]) -> [Int] {
+        let measured = taps.compactMap { index in onsets[index].features.map { (index, $0.attackDuration) } }
+        guard measured.count >= outsiderMinimumTaps, let summary = Summary(measured.map(\.1)) else { return [] }
+        let reach = outsiderAttackSpreads * max(outsiderAttackSpreadFloor, summary.scaledMAD)
+        return measured.filter { $0.1 - summary.median > reach }.map(\.0)
     }
 
     /// Below this share of a recording's taps, the first sounds of press–release pairs are

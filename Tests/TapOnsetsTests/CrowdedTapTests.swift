@@ -8,8 +8,8 @@ import TapAudio
 /// rhythm before the taps start or between two beats.
 @Suite struct CrowdedTapTests {
     /// A sound that every per-sound rule takes for a tap, with the taps' spectrum.
-    func onset(_ time: Double, strength: Double = -20) -> Onset {
-        let features = OnsetFeatures(sustainedSNR: 25, attackDuration: 0.001, aboveMaskDB: 25, decayDB: -12,
+    func onset(_ time: Double, strength: Double = -20, attack: Double = 0.001) -> Onset {
+        let features = OnsetFeatures(sustainedSNR: 25, attackDuration: attack, aboveMaskDB: 25, decayDB: -12,
                                      spectralCentroid: 1_000, spectralFlatness: 0.05)
         return Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.001, strength: strength, snrDB: 30, features: features)
     }
@@ -56,6 +56,29 @@ import TapAudio
         var onsets = taps()
         let tap = onsets[5].time
         onsets.append(onset(tap + 0.050, strength: -10))
+        let result = kinds(onsets)
+        #expect(result[tap] == .tap)
+        #expect(result[tap + 0.050] == .tap)
+    }
+
+    @Test func aSlowSoundJustAfterATapLosesToIt() {
+        // The same click, building up over 9 ms where the taps peak in 1 ms (a metronome's
+        // click through a gate a tap opened, a syllable): of two sounds too close to both be
+        // taps, the one that sounds like the taps is the tap (`attackOutliers`, `judgeCrowds`).
+        var onsets = taps()
+        let tap = onsets[5].time
+        onsets.append(onset(tap + 0.050, strength: -10, attack: 0.009))
+        let result = kinds(onsets)
+        #expect(result[tap] == .tap)
+        #expect(result[tap + 0.050] == .other)
+    }
+
+    @Test func aSharperSoundJustAfterATapIsLeftToTheOtherRules() {
+        // Peaking sooner than the taps is no sign of another sound: only a slower build-up is.
+        var onsets = taps()
+        let tap = onsets[5].time
+        onsets.append(onset(tap + 0.050, strength: -10, attack: 0.0001))
+        #expect(TapScore.attackOutliers(onsets.sorted { $0.time < $1.time }, taps: Array(onsets.indices)).isEmpty)
         let result = kinds(onsets)
         #expect(result[tap] == .tap)
         #expect(result[tap + 0.050] == .tap)
