@@ -16,11 +16,11 @@ import TapStatistics
 /// | decay | ``decayBoundary`` dB | coughs and speech are sustained |
 /// | level under the recording's taps | ``levelRange`` dB | background blips far below every tap |
 ///
-/// The second sound of a press–release pair (see `pressReleasePairs`), the onsets of
-/// a train (see `trainMembers`), sounds unlike the recording's taps (in centroid, in
-/// how they spread their power over octave bands or in how slowly they build up) or pressed like a key that fall off their
-/// rhythm (see `outsiders`), and the sounds of a crowd that the rhythm sets aside (see
-/// `judgeCrowds`) have their scores multiplied by
+/// The second sound of a press–release pair (see `pressReleasePairs`), the onsets of a
+/// train (see `trainMembers`), sounds unlike the recording's taps (in centroid, in how they
+/// spread their power over octave bands or in how slowly they build up) or pressed like a
+/// key that fall off their rhythm (see `outsiders`), and the sounds of a crowd that the
+/// rhythm or their sound sets aside (see `judgeCrowds`) have their scores multiplied by
 /// ``pairFactor``. A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
 /// tap-like; the default cut (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
@@ -159,10 +159,11 @@ public enum TapScore {
     /// or that builds up far more slowly than they do (`attackOutliers`: a syllable, a click
     /// through a gate a tap opened; since session 25), is judged as a press is: an outsider
     /// only off the rhythm on both sides, since a quiet tap's profile scatters with the noise
-    /// in it. It stays an anchor for the other suspects.
+    /// in it and a tap sounding on another sound peaks late with it. It stays an anchor for
+    /// the other suspects.
     ///
     /// Before all of these, any suspect that lies between two successive *beats* (anchors
-    /// that spread their power as the taps do) one local interval apart, within
+    /// that spread their power and build up as the taps do) one local interval apart, within
     /// ``rhythmTolerance``, is an outsider: a steady tapper leaves no room for a tap there,
     /// wherever in the gap the sound falls. By chance a key pressed between the taps lies
     /// about one interval from a tap on one side about half the time, and the rules above keep
@@ -199,7 +200,9 @@ public enum TapScore {
         guard taps.count >= outsiderMinimumTaps, measured.count >= outsiderMinimumTaps, let summary = Summary(measured) else { return [] }
         let reach = outsiderCentroidSpreads * max(outsiderSpreadFloorOctaves, summary.scaledMAD)
         let unlike = Set(taps.indices.filter { octaves[$0].map { abs($0 - summary.median) > reach } ?? false }.map { taps[$0] })
-        let spreadUnlike = Set(profileOutliers(onsets, taps: taps) + attackOutliers(onsets, taps: taps)).subtracting(unlike)
+        // Sounds unlike the taps in their band spread or their build-up: suspects, but anchors
+        // still (below).
+        let shapedUnlike = Set(profileOutliers(onsets, taps: taps) + attackOutliers(onsets, taps: taps)).subtracting(unlike)
         var suspects = unlike
         // A press is suspect where pairs are the exception; where most taps come with a
         // release, the taps are key presses (tapping on a keyboard) and the pairs say nothing.
@@ -209,12 +212,13 @@ public enum TapScore {
         let stimulus = stimulusTimes.sorted()
         // Taps closer together than a tapper taps are settled by the rhythm of the others first
         // (`settleCrowds`); the anchors and local intervals are those left after it.
-        let rhythm = settleCrowds(onsets, taps: taps, suspects: suspects, unlikeTheTaps: unlike.union(spreadUnlike))
+        let rhythm = settleCrowds(onsets, taps: taps, suspects: suspects, unlikeTheTaps: unlike.union(shapedUnlike))
         let (anchorTaps, intervalStarts, intervals) = (rhythm.anchors, rhythm.intervalStarts, rhythm.intervals)
         let crowdLosers = rhythm.losers, offRhythmCrowds = rhythm.offRhythm
-        // Taps that only spread their power unlike the others stay anchors: a quiet tap's
-        // profile scatters with the noise in it, and its neighbours keep their rhythm by it.
-        let judged = suspects.union(spreadUnlike).union(offRhythmCrowds).subtracting(crowdLosers)
+        // Taps that only spread their power or build up unlike the others stay anchors: a quiet
+        // tap's profile scatters with the noise in it, a tap on another sound peaks late with
+        // it, and its neighbours keep their rhythm by it.
+        let judged = suspects.union(shapedUnlike).union(offRhythmCrowds).subtracting(crowdLosers)
         let anchors = anchorTaps.map { onsets[$0].time }
         guard !judged.isEmpty, !anchors.isEmpty else { return crowdLosers }
         let firstHeard = Swift.min(anchors[0], stimulus.first ?? .infinity)
@@ -226,8 +230,8 @@ public enum TapScore {
         lazy var clickTimes = (onsets.indices.filter { !anchorSet.contains($0) && releaseOf[$0] == nil }
             .map { onsets[$0].time } + stimulus).sorted()
         // The beats a judged sound may fall between: the anchors that also spread their power
-        // as the taps do.
-        let beats = anchorTaps.filter { !spreadUnlike.contains($0) }.map { onsets[$0].time }
+        // and build up as the taps do.
+        let beats = anchorTaps.filter { !shapedUnlike.contains($0) }.map { onsets[$0].time }
         var found = crowdLosers
         for index in judged {
             let time = onsets[index].time
@@ -245,7 +249,7 @@ public enum TapScore {
             }
             // A crowd off the rhythm is judged by the gap alone: a tap heard with its click
             // where the taps around are heard with theirs keeps no anchor either.
-            if offRhythmCrowds.contains(index) && !suspects.contains(index) && !spreadUnlike.contains(index) { continue }
+            if offRhythmCrowds.contains(index) && !suspects.contains(index) && !shapedUnlike.contains(index) { continue }
             // Before the first anchor the clicks vouch for nothing: a count-in's clicks sound
             // with no tap, and a key pressed among them, or its release, lies about one interval
             // from one of them as often as not. Only the first tap one interval after does;
@@ -343,6 +347,7 @@ public enum TapScore {
     /// ``outsiderMinimumTaps`` measured.
     static func attackOutliers(_ onsets: [Onset], taps: [Int]) -> [Int] {
         let measured = taps.compactMap { index in onsets[index].features.map { (index, $0.attackDuration) } }
+            .filter { $0.1.isFinite }
         guard measured.count >= outsiderMinimumTaps, let summary = Summary(measured.map(\.1)) else { return [] }
         let reach = outsiderAttackSpreads * max(outsiderAttackSpreadFloor, summary.scaledMAD)
         return measured.filter { $0.1 - summary.median > reach }.map(\.0)

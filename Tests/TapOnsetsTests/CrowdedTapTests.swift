@@ -3,9 +3,10 @@ import Testing
 @testable import TapOnsets
 import TapAudio
 
-/// Taps closer together than a tapper taps (`TapScore.judgeCrowds`): the rhythm of the taps
-/// around a crowd says which of its sounds is the tap, and sets aside a crowd that keeps no
-/// rhythm before the taps start or between two beats.
+/// Taps closer together than a tapper taps (`TapScore.judgeCrowds`): a sound unlike the taps
+/// loses to one like them, the rhythm of the taps around a crowd says which of the others is
+/// the tap, and sets aside a crowd that keeps no rhythm before the taps start or between two
+/// beats.
 @Suite struct CrowdedTapTests {
     /// A sound that every per-sound rule takes for a tap, with the taps' spectrum.
     func onset(_ time: Double, strength: Double = -20, attack: Double = 0.001) -> Onset {
@@ -61,24 +62,30 @@ import TapAudio
         #expect(result[tap + 0.050] == .tap)
     }
 
-    @Test func aSlowSoundJustAfterATapLosesToIt() {
-        // The same click, building up over 9 ms where the taps peak in 1 ms (a metronome's
-        // click through a gate a tap opened, a syllable): of two sounds too close to both be
-        // taps, the one that sounds like the taps is the tap (`attackOutliers`, `judgeCrowds`).
+    @Test func aSlowSoundOnTheBeatLosesToATapOffIt() {
+        // The tap 60 ms late and, on its beat, a sound 8 dB weaker (too weak under the tap for
+        // a key's press and release) that builds up over 9 ms where the taps peak in 1 ms (a
+        // syllable, a click heard through a gate a tap opened). The rhythm prefers the slow
+        // sound and cannot set the tap aside (it is not 6 dB weaker); of two sounds too close
+        // to both be taps, the one that sounds like the taps is the tap (`attackOutliers`,
+        // `judgeCrowds`).
         var onsets = taps()
-        let tap = onsets[5].time
-        onsets.append(onset(tap + 0.050, strength: -10, attack: 0.009))
+        let beat = onsets[5].time
+        onsets[5] = onset(beat + 0.060)
+        onsets.append(onset(beat, strength: -28, attack: 0.009))
         let result = kinds(onsets)
-        #expect(result[tap] == .tap)
-        #expect(result[tap + 0.050] == .other)
+        #expect(result[beat + 0.060] == .tap)
+        #expect(result[beat] == .other)
     }
 
     @Test func aSharperSoundJustAfterATapIsLeftToTheOtherRules() {
-        // Peaking sooner than the taps is no sign of another sound: only a slower build-up is.
-        var onsets = taps()
+        // Taps that peak 8 ms after their start and a sound 50 ms after one that peaks in 1 ms:
+        // peaking sooner than the taps is no sign of another sound, only a slower build-up is.
+        var onsets = taps().map { onset($0.time, attack: 0.008) }
         let tap = onsets[5].time
-        onsets.append(onset(tap + 0.050, strength: -10, attack: 0.0001))
-        #expect(TapScore.attackOutliers(onsets.sorted { $0.time < $1.time }, taps: Array(onsets.indices)).isEmpty)
+        onsets.append(onset(tap + 0.050, strength: -10, attack: 0.001))
+        let sorted = onsets.sorted { $0.time < $1.time }
+        #expect(TapScore.attackOutliers(sorted, taps: Array(sorted.indices)).isEmpty)
         let result = kinds(onsets)
         #expect(result[tap] == .tap)
         #expect(result[tap + 0.050] == .tap)
