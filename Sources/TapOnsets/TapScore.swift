@@ -155,7 +155,9 @@ public enum TapScore {
     /// neighbours keep the rhythm on one side, or the click keeps the metronome's beat.
     ///
     /// A tap whose centroid lies within reach but whose power spreads over the octave bands
-    /// unlike the others' (`profileOutliers`: a knock's contact burst, a key's plastic click),
+    /// unlike the others' (a knock's contact burst, a key's plastic click), or that lies a
+    /// little off them in both (`jointOutliers`: the two distances over their bounds, squared,
+    /// sum to more than 1; since session 25),
     /// or that builds up far more slowly than they do (`attackOutliers`: a syllable, a click
     /// through a gate a tap opened; since session 25), is judged as a press is: an outsider
     /// only off the rhythm on both sides, since a quiet tap's profile scatters with the noise
@@ -202,7 +204,8 @@ public enum TapScore {
         let unlike = Set(taps.indices.filter { octaves[$0].map { abs($0 - summary.median) > reach } ?? false }.map { taps[$0] })
         // Sounds unlike the taps in their band spread or their build-up: suspects, but anchors
         // still (below).
-        let shapedUnlike = Set(profileOutliers(onsets, taps: taps) + attackOutliers(onsets, taps: taps)).subtracting(unlike)
+        let shapedUnlike = Set(jointOutliers(onsets, taps: taps, octaves: octaves, centroidMedian: summary.median, reach: reach)
+                               + attackOutliers(onsets, taps: taps)).subtracting(unlike)
         var suspects = unlike
         // A press is suspect where pairs are the exception; where most taps come with a
         // release, the taps are key presses (tapping on a keyboard) and the pairs say nothing.
@@ -316,18 +319,33 @@ public enum TapScore {
         return Summary(Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)]))
     }
 
-    /// The taps (of `taps`) whose ``OnsetFeatures/bandProfile`` lies more than
-    /// ``outsiderProfileDistance`` from the median profile of those measured; none with fewer
+    /// How far each measured tap's ``OnsetFeatures/bandProfile`` lies from the median profile
+    /// of those measured (root mean square over the bands, dB), by index; empty with fewer
     /// than ``outsiderMinimumTaps`` measured.
-    static func profileOutliers(_ onsets: [Onset], taps: [Int]) -> [Int] {
+    static func profileDistances(_ onsets: [Onset], taps: [Int]) -> [Int: Double] {
         let measured = taps.compactMap { index in onsets[index].features?.bandProfile.map { (index, $0) } }
         guard measured.count >= outsiderMinimumTaps, let bands = measured.first?.1.count,
-              measured.allSatisfy({ $0.1.count == bands }) else { return [] }
+              measured.allSatisfy({ $0.1.count == bands }) else { return [:] }
         let median = (0..<bands).map { band in Summary(measured.map { $0.1[band] })!.median }
-        return measured.filter { index, profile in
+        return Dictionary(uniqueKeysWithValues: measured.map { index, profile in
             let squares = zip(profile, median).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
-            return (squares / Double(bands)).squareRoot() > outsiderProfileDistance
-        }.map(\.0)
+            return (index, (squares / Double(bands)).squareRoot())
+        })
+    }
+
+    /// The taps (of `taps`, with `octaves` their log2 centroids in the same order) that lie
+    /// within reach of the taps in centroid and in band spread each, but not in both together:
+    /// the sum of the squares of the two distances, each over its bound (`reach`, octaves, and
+    /// ``outsiderProfileDistance``), is over 1 — outside the ellipse the two bounds span. A
+    /// knuckle's knock sits a little off the taps in both ways as often as far off in one.
+    static func jointOutliers(_ onsets: [Onset], taps: [Int], octaves: [Double?], centroidMedian: Double,
+                              reach: Double) -> [Int] {
+        let distances = profileDistances(onsets, taps: taps)
+        return zip(taps, octaves).compactMap { index, octave in
+            guard let octave, let distance = distances[index] else { return nil }
+            let centroid = abs(octave - centroidMedian) / reach, spread = distance / outsiderProfileDistance
+            return centroid * centroid + spread * spread > 1 ? index : nil
+        }
     }
 
     /// How far an onset's attack (``OnsetFeatures/attackDuration``) lies over the taps' median

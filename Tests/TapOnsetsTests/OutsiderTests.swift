@@ -280,6 +280,24 @@ import TapAudio
         #expect(kinds(profiledTaps() + [onset(3.1, profile: Self.tapProfile)])[3.1] == .tap)
     }
 
+    @Test func aKnockALittleOffInCentroidAndInSpreadIsNotATap() {
+        // 0.68 octave off the taps' centroid (the reach is an octave here) and 9 dB off their
+        // spread (the bound is 11 dB): within each bound, outside the ellipse the two span
+        // (0.68² + (9 / 11)² = 1.13; `jointOutliers`), and between two taps one interval apart.
+        let offSpread = [-10.5, -15.0, -9.0, -16.0, -21.0, -21.0]
+        func knock(centroid: Double, profile: [Double]) -> Onset {
+            var made = onset(3.1, centroid: centroid)
+            made.features?.bandProfile = profile
+            return made
+        }
+        let result = kinds(profiledTaps() + [knock(centroid: 1_600, profile: offSpread)])
+        #expect(result[3.1] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+        // Off in one way only, the same sound stays a tap.
+        #expect(kinds(profiledTaps() + [knock(centroid: 1_600, profile: Self.tapProfile)])[3.1] == .tap)
+        #expect(kinds(profiledTaps() + [knock(centroid: 1_000, profile: offSpread)])[3.1] == .tap)
+    }
+
     @Test func aTapSpreadOtherwiseKeepsItsPlaceByTheRhythmOnOneSide() {
         // A quiet tap's spread scatters with the noise in it. Next to a tap the detector missed
         // it has an anchor on one side only, and that is enough, unlike for a sound whose
