@@ -80,7 +80,8 @@ extension TapScore {
     /// that came with them, neither an anchor (but for the members unlike the taps, below).
     ///
     /// First, where a crowd holds a member that sounds like the recording's taps, the members
-    /// of `unlikeTheTaps` (unlike in centroid, band spread or attack: `outsiders`) lose to it,
+    /// of `unlikeTheTaps` (unlike in centroid, band spread or attack, or a little off in both
+    /// centroid and spread: `outsiders`) lose to it,
     /// wherever the crowd lies and whatever the rhythm, and the rhythm chooses among the
     /// others (since session 25: a syllable 65 ms from a tap, a click heard through a gate a
     /// tap had opened). Two sounds 40–100 ms apart both lie within the rhythm's tolerance of

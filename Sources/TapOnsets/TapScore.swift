@@ -342,8 +342,9 @@ public enum TapScore {
                               reach: Double) -> [Int] {
         let distances = profileDistances(onsets, taps: taps)
         return zip(taps, octaves).compactMap { index, octave in
-            guard let octave, let distance = distances[index] else { return nil }
-            let centroid = abs(octave - centroidMedian) / reach, spread = distance / outsiderProfileDistance
+            guard let distance = distances[index] else { return nil }
+            // Without a centroid the spread alone judges, as its bound does.
+            let centroid = octave.map { abs($0 - centroidMedian) / reach } ?? 0, spread = distance / outsiderProfileDistance
             return centroid * centroid + spread * spread > 1 ? index : nil
         }
     }
