@@ -209,16 +209,6 @@ func louderSoundWindows(_ segments: [ArraySlice<Float>], window: Int) -> [[Bool]
     }
 }
 
-/// The mean power of each of the first `count` windows of `window` frames of `samples`.
-func windowPowers(_ samples: ArraySlice<Float>, window: Int, count: Int) -> [Double] {
-    (0..<count).map { w in
-        let first = samples.startIndex + w * window
-        var sum = 0.0
-        for value in samples[first..<(first + window)] { sum += Double(value) * Double(value) }
-        return sum / Double(window)
-    }
-}
-
 /// How far over the clicks' median power in a window a click's power may lie before it is
 /// taken to carry a sound of its own there, dB: a tap after a quiet click stands up to 43 dB
 /// over its tail (seed 109's `rate16k-dev-2`).

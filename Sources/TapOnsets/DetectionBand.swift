@@ -98,9 +98,8 @@ public enum DetectionBandChoice {
               configuredSurvey.contrasts[0] < contrastCeilingDB,
               let higher = try Survey.measure(source, cutoffs: candidates, taps: taps) else { return nil }
         let cutoffs = [configured] + candidates
-        let survey = Survey(tapLevels: configuredSurvey.tapLevels + higher.tapLevels,
-                            backgroundLevels: configuredSurvey.backgroundLevels + higher.backgroundLevels,
-                            levelsByTap: configuredSurvey.levelsByTap + higher.levelsByTap)
+        let survey = Survey(levelsByTap: configuredSurvey.levelsByTap + higher.levelsByTap,
+                            backgroundLevels: configuredSurvey.backgroundLevels + higher.backgroundLevels)
         let contrasts = survey.contrasts
         let eligible = cutoffs.indices.dropFirst().filter { survey.retainedDB(band: $0) >= leastRetainedDB }
         // The highest contrast; of equal ones, the lower band.
@@ -111,10 +110,13 @@ public enum DetectionBandChoice {
 
     /// Levels of the taps and of the background in each band.
     struct Survey {
-        /// Per band: the taps' median level and the background's 90th percentile, dB.
-        var tapLevels: [Double], backgroundLevels: [Double]
         /// Per band, each measured tap's level, dB, by the tap's index in the survey's list.
         var levelsByTap: [[Int: Double]]
+        /// Per band, the background's 90th percentile, dB.
+        var backgroundLevels: [Double]
+
+        /// Per band, the taps' median level, dB.
+        var tapLevels: [Double] { levelsByTap.map { quantile($0.values.sorted(), 0.5) } }
 
         var contrasts: [Double] { zip(tapLevels, backgroundLevels).map { $0 - $1 } }
 
@@ -141,7 +143,6 @@ public enum DetectionBandChoice {
             let preroll = source.highPassSettlingFrames
 
             // The taps: the loudest of the first frames after each start.
-            var tapLevels = [[Double]](repeating: [], count: cutoffs.count)
             var levelsByTap = [[Int: Double]](repeating: [:], count: cutoffs.count)
             let step = max(1, Double(taps.count) / Double(mostTaps))
             for index in stride(from: 0, to: Double(taps.count), by: step).map({ Int($0) }) {
@@ -151,10 +152,7 @@ public enum DetectionBandChoice {
                 let peaks = levels.map { $0.max()! }
                 // Samples that are not numbers (a signal in memory is not checked) are no level.
                 guard peaks.allSatisfy(\.isFinite) else { continue }
-                for band in cutoffs.indices {
-                    tapLevels[band].append(peaks[band])
-                    levelsByTap[band][index] = peaks[band]
-                }
+                for band in cutoffs.indices { levelsByTap[band][index] = peaks[band] }
             }
 
             // The background: stretches spread evenly, without the frames near a tap. Each lies
@@ -184,9 +182,8 @@ public enum DetectionBandChoice {
                     for band in cutoffs.indices { background[band].append(levels[band][k]) }
                 }
             }
-            guard tapLevels[0].count >= leastTaps, background[0].count >= leastBackgroundFrames else { return nil }
-            return Survey(tapLevels: tapLevels.map { quantile($0.sorted(), 0.5) },
-                          backgroundLevels: background.map { quantile($0.sorted(), 0.9) }, levelsByTap: levelsByTap)
+            guard levelsByTap[0].count >= leastTaps, background[0].count >= leastBackgroundFrames else { return nil }
+            return Survey(levelsByTap: levelsByTap, backgroundLevels: background.map { quantile($0.sorted(), 0.9) })
         }
 
         /// The power of `frames` consecutive frames from `start`, in dB, in each band (the
@@ -196,10 +193,7 @@ public enum DetectionBandChoice {
             guard let bands = try source.highPassedSegments(start: start, length: frames * frameLength, cutoffs: cutoffs)
             else { return nil }
             return bands.map { samples in
-                (0..<frames).map { k in
-                    let sum = samples[(k * frameLength)..<((k + 1) * frameLength)].reduce(0.0) { $0 + Double($1) * Double($1) }
-                    return 10 * log10(sum / Double(frameLength) + 1e-20)
-                }
+                windowPowers(samples[...], window: frameLength, count: frames).map { 10 * log10($0 + 1e-20) }
             }
         }
     }

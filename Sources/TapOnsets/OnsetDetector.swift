@@ -619,21 +619,21 @@ public struct OnsetDetector: Sendable {
         // beat), when half of the first 10 ms of it remain.
         let tailStart = frame + tenMilliseconds
         var tailLength = 4 * tenMilliseconds
-        if let click = firstClickStart(in: (tailStart + tenMilliseconds / 2)..<(tailStart + tailLength)) {
+        let nextClick = firstClickStart(in: (frame + 1)..<(tailStart + tailLength))
+        if let click = nextClick, click >= tailStart + tenMilliseconds / 2 {
             tailLength = click - tailStart
         }
         // A click that follows closer than 15 ms spoils the tail, and one that follows within
-        // the reach may still leave its lead-in in it (a codec's pre-echo, a loudspeaker's
-        // build-up): the decay is read again on the stretch before the click's guard, first
-        // half against second, and the sound decays by the steeper of the two readings. Which
-        // of them the click spoiled is not known: where it was subtracted whole, the usual
-        // tail holds the sound's own decay, longer and deeper.
+        // the reach may still leave its lead-in in it (a codec's pre-echo, up to a few
+        // milliseconds: `Scripts/codec-smear`): the decay is read again on the stretch before
+        // the click's guard, first half against second, and the sound decays by the steeper of
+        // the two readings. Which of them the click spoiled is not known: where it was
+        // subtracted whole, the usual tail holds the sound's own decay, longer and deeper.
         var beforeClick: (head: Double, tail: Double)?
         let frames = { (seconds: Seconds) in Int((seconds * sampleRate).rounded()) }
         let clickGuard = frames(Self.decayBeforeClickGuard), leastHalf = frames(Self.decayBeforeClickLeastHalf)
-        // The next click after the start; one nearer than two halves and the guard leaves too
-        // little of the sound to read.
-        if let click = firstClickStart(in: (frame + 1)..<(frame + 1 + frames(Self.decayBeforeClickReach))),
+        // One nearer than two halves and the guard leaves too little of the sound to read.
+        if let click = nextClick, click - frame <= frames(Self.decayBeforeClickReach),
            click - frame >= clickGuard + 2 * leastHalf {
             let half = (click - clickGuard - frame) / 2
             if let first = meanPowerDB(from: frame, count: half), let second = meanPowerDB(from: frame + half, count: half) {

@@ -138,12 +138,17 @@ enum StimulusBleedEstimation {
     /// cycles of a 500 Hz beep, a 34th of a block at 48 kHz.
     static let blockTaperDuration: Seconds = 0.010
 
+    /// A raised cosine's rise at `position` of `length`: 0 at 0, 1 at `length`.
+    static func raisedCosine(_ position: Double, over length: Double) -> Double {
+        0.5 - 0.5 * cos(Double.pi * position / length)
+    }
+
     /// A block's weights: 1, but a raised cosine over the first and last `ramp` frames.
     static func blockTaper(length: Int, ramp: Int) -> [Float] {
         (0..<length).map { index in
             let edge = min(index, length - 1 - index)
             guard edge < ramp else { return 1 }
-            return Float(0.5 - 0.5 * cos(Double.pi * (Double(edge) + 0.5) / Double(ramp)))
+            return Float(raisedCosine(Double(edge) + 0.5, over: Double(ramp)))
         }
     }
 
@@ -489,9 +494,9 @@ enum StimulusBleedEstimation {
         var taps = [Float](repeating: 0, count: length)
         for index in 0..<length {
             var gain = 1.0
-            if index < fadeIn { gain = 0.5 - 0.5 * cos(Double.pi * Double(index + 1) / Double(fadeIn + 1)) }
+            if index < fadeIn { gain = raisedCosine(Double(index + 1), over: Double(fadeIn + 1)) }
             let fromEnd = length - 1 - index
-            if fromEnd < fadeOut { gain = min(gain, 0.5 - 0.5 * cos(Double.pi * Double(fromEnd + 1) / Double(fadeOut + 1))) }
+            if fromEnd < fadeOut { gain = min(gain, raisedCosine(Double(fromEnd + 1), over: Double(fadeOut + 1))) }
             taps[index] = Float(gain) * signal[(index - lead + size) % size]
         }
         for index in 0..<size { signal[index] = 0 }

@@ -81,9 +81,8 @@ extension TapScore {
     ///
     /// First, where a crowd holds a member that sounds like the recording's taps, the members
     /// of `unlikeTheTaps` (unlike in centroid, band spread or attack, or a little off in both
-    /// centroid and spread: `outsiders`) lose to it,
-    /// wherever the crowd lies and whatever the rhythm, and the rhythm chooses among the
-    /// others (since session 25: a syllable 65 ms from a tap, a click heard through a gate a
+    /// centroid and spread: `outsiders`) lose to it, wherever the crowd lies and whatever the
+    /// rhythm, and the rhythm chooses among the others (since session 25: a syllable 65 ms from a tap, a click heard through a gate a
     /// tap had opened). Two sounds 40–100 ms apart both lie within the rhythm's tolerance of
     /// the beat, and which fits it better says little. A sound whose band profile alone is off
     /// loses so too, though out of a crowd one anchor on the rhythm keeps it (a quiet tap's

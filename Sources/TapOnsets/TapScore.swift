@@ -157,12 +157,11 @@ public enum TapScore {
     /// A tap whose centroid lies within reach but whose power spreads over the octave bands
     /// unlike the others' (a knock's contact burst, a key's plastic click), or that lies a
     /// little off them in both (`jointOutliers`: the two distances over their bounds, squared,
-    /// sum to more than 1; since session 25),
-    /// or that builds up far more slowly than they do (`attackOutliers`: a syllable, a click
-    /// through a gate a tap opened; since session 25), is judged as a press is: an outsider
-    /// only off the rhythm on both sides, since a quiet tap's profile scatters with the noise
-    /// in it and a tap sounding on another sound peaks late with it. It stays an anchor for
-    /// the other suspects.
+    /// sum to more than 1; since session 25), or that builds up far more slowly than they do
+    /// (`attackOutliers`: a syllable, a click through a gate a tap opened; since session 25),
+    /// is judged as a press is: an outsider only off the rhythm on both sides, since a quiet
+    /// tap's profile scatters with the noise in it and a tap sounding on another sound peaks
+    /// late with it. It stays an anchor for the other suspects.
     ///
     /// Before all of these, any suspect that lies between two successive *beats* (anchors
     /// that spread their power and build up as the taps do) one local interval apart, within
@@ -178,9 +177,9 @@ public enum TapScore {
     /// the one before) are no anchors where they are the exception; the rhythm of the others
     /// chooses among them (`settleCrowds`, `judgeCrowds`), its choice is an anchor again, and
     /// the members it sets aside are outsiders. Before the rhythm is asked, the members that
-    /// sound unlike the taps (any of the three ways above) lose to one that sounds like them. Of a crowd with no member on the rhythm, the
-    /// members before the first anchor are set aside and the others are judged by the gap
-    /// between two beats alone.
+    /// sound unlike the taps (in any of the ways above) lose to one that sounds like them. Of a
+    /// crowd with no member on the rhythm, the members before the first anchor are set aside
+    /// and the others are judged by the gap between two beats alone.
     ///
     /// With fewer than ``outsiderMinimumTaps`` measured taps there is no reference and no
     /// outsider. In dense material (a drum kit) every onset has neighbours at about one
