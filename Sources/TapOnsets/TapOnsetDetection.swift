@@ -345,9 +345,11 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
     // acoustic path smears them (reverberation, resampling): an onset that starts where a
     // heard click started and is clearly weaker than that click is its residue. Anything else
     // on the grid is a tap that coincided with a click.
-    let (taps, residues) = separateClickResidues(onsets, clicks: stimulus,
+    let (unsmeared, smeared) = separateSmearedResidues(onsets, fittedClicks: canceller.fittedClicks,
+                                                        clickLevel: Summary(stimulus.map(\.strength))?.median, sampleRate: rate)
+    let (taps, residues) = separateClickResidues(unsmeared, clicks: stimulus,
                                                  leftInPlace: clicksAt(stimulus, frames: canceller.clicksLeftInPlace, sampleRate: rate))
-    return TapOnsetDetection(onsets: taps, stimulusOnsets: (stimulus + residues).sorted { $0.time < $1.time },
+    return TapOnsetDetection(onsets: taps, stimulusOnsets: (stimulus + residues + smeared).sorted { $0.time < $1.time },
                              cancelledClicks: canceller.cancelledClicks)
 }
 
@@ -379,6 +381,46 @@ func separateClickResidues(_ onsets: [Onset], clicks: [Onset], leftInPlace: Set<
             return onset.strength <= min(clicks[click].strength, clickLevel) - clickResidueMarginDB
         } ?? false
         if isResidue { residues.append(onset) } else { kept.append(onset) }
+    }
+    return (kept, residues)
+}
+
+/// Splits pass-2 onsets into sounds and what the subtraction left of clicks the recording
+/// smeared: onsets starting from the codec's pre-echo lead (5 ms,
+/// ``StimulusBleedRemoval/codecPreEchoLead``) before the instant of a click subtracted
+/// where it fit the template (`fittedClicks`, ``BleedCanceller/fittedClicks``) to
+/// ``clickResidueWindow`` after it, no louder than the recording's typical leftover: the clicks'
+/// level (`clickLevel`, the heard clicks' median) plus the median over the fitted clicks of what
+/// each fit left (the share of its first part's energy the template did not explain, at its
+/// gain, dB). Only where at least ``residueShare`` of the fitted clicks (and
+/// ``residueMinimumSounds``) have such an onset.
+///
+/// A lossy codec codes each click a little differently (where it falls in the codec's frame)
+/// and spreads its noise ahead of it (pre-echo): through AAC the template explains 70–99 % of a
+/// loud loudspeaker click's first part, and the rest is heard as an onset 0–5 ms before the
+/// click, 3–30 dB under it. Unlike a residue of ``separateClickResidues(_:clicks:leftInPlace:)``,
+/// it starts off the heard click's start (the pre-echo moved the start the grid search saw, so
+/// most such clicks are not heard ones) and is often less than 8 dB under the click. A tap that
+/// starts there no louder than the typical leftover cannot be told from one and goes with it.
+func separateSmearedResidues(_ onsets: [Onset], fittedClicks: [(frame: Int, unexplainedDB: Double)],
+                             clickLevel: Double?, sampleRate rate: Double) -> (onsets: [Onset], residues: [Onset]) {
+    guard let clickLevel, let typical = Summary(fittedClicks.map(\.unexplainedDB))?.median else { return (onsets, []) }
+    let instants = fittedClicks.map { Double($0.frame) / rate }
+    // The fitted click each onset would be a leftover of, if any.
+    let candidates = onsets.map { onset -> Int? in
+        let next = instants.firstIndex(notBelow: onset.time - clickResidueWindow)
+        return next < instants.count && instants[next] - onset.time <= StimulusBleedRemoval.codecPreEchoLead
+            && onset.strength <= clickLevel + typical ? next : nil
+    }
+    // As after a stimulus file's subtraction (`separateBleedResidues`): only where a share of
+    // the clicks have one does the recording leave such residues; elsewhere the few are taps.
+    let withCandidate = Set(candidates.compactMap { $0 }).count
+    guard withCandidate >= residueMinimumSounds, Double(withCandidate) >= residueShare * Double(fittedClicks.count) else {
+        return (onsets, [])
+    }
+    var kept: [Onset] = [], residues: [Onset] = []
+    for (onset, candidate) in zip(onsets, candidates) {
+        if candidate != nil { residues.append(onset) } else { kept.append(onset) }
     }
     return (kept, residues)
 }

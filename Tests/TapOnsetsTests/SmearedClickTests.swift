@@ -112,3 +112,36 @@ extension SmearedClickTests {
         #expect(found.count == Self.taps.count + early.count, "\(found.count) of \(Self.taps.count + early.count) taps")
     }
 }
+
+/// What the subtraction leaves of a click a codec smeared starts in the click's pre-echo, up
+/// to a few milliseconds before its instant, at about the level every fitted click leaves:
+/// that is the click, not a tap, where many clicks leave one. Louder, further ahead, or where
+/// only a few clicks have such an onset, it is a sound of its own.
+extension SmearedClickTests {
+    @Test func whatASubtractionTypicallyLeavesOfASmearedClickIsNoTap() {
+        func onset(_ time: Double, _ strength: Double) -> Onset {
+            Onset(time: time, frame: Int(time * Self.rate), peakTime: time + 0.002, strength: strength, snrDB: 30)
+        }
+        // Twelve clicks at −10 dB, 0.5 s apart, whose fits left about 10 dB under them.
+        let instants = (0..<12).map { 1.0 + 0.5 * Double($0) }
+        let fitted = instants.enumerated().map { (frame: Int($1 * Self.rate), unexplainedDB: [-10.0, -12, -8][$0 % 3]) }
+        // Onsets 0.5–5 ms ahead of the first eight, at the typical leftover or under it.
+        let leftovers = (0..<8).map { onset(instants[$0] - 0.0005 - 0.0006 * Double($0), -20 - Double($0 % 3)) }
+        let sounds = [
+            onset(instants[8] - 0.008, -21),  // 8 ms ahead: a tap before the click
+            onset(instants[9] - 0.0015, -16), // 6 dB over the typical leftover: a tap on the click
+            onset(instants[10] + 0.0015, -25), // 1.5 ms after the instant: not the click's start
+        ]
+        let pass2 = (leftovers + sounds).sorted { $0.time < $1.time }
+        let (kept, residues) = separateSmearedResidues(pass2, fittedClicks: fitted, clickLevel: -10, sampleRate: Self.rate)
+        #expect(residues.map(\.time) == leftovers.map(\.time))
+        #expect(kept.map(\.time) == sounds.map(\.time))
+        // Where fewer than a quarter of the clicks (or fewer than eight) have one, the
+        // recording leaves no such residues and the onsets are sounds; so without clicks
+        // fitted or a click level.
+        let few = (leftovers.prefix(2) + sounds).sorted { $0.time < $1.time }
+        #expect(separateSmearedResidues(few, fittedClicks: fitted, clickLevel: -10, sampleRate: Self.rate).residues.isEmpty)
+        #expect(separateSmearedResidues(pass2, fittedClicks: [], clickLevel: -10, sampleRate: Self.rate).residues.isEmpty)
+        #expect(separateSmearedResidues(pass2, fittedClicks: fitted, clickLevel: nil, sampleRate: Self.rate).residues.isEmpty)
+    }
+}
