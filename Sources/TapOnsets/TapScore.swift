@@ -171,7 +171,11 @@ public enum TapScore {
     /// it. This holds only where the rhythm is steady: the robust spread (1.4826 × MAD) of the
     /// local intervals within the same tolerance, as in synchronization and continuation
     /// tapping and not in a drum pattern's mix of note values. A silent tap leaves a gap of two
-    /// intervals, and a tap that came out differently keeps its gap.
+    /// intervals, and a tap that came out differently keeps its gap. The anchors that spread
+    /// their power or build up unlike the taps cut the intervals they sit in, so a knock between
+    /// two taps makes the rhythm look unsteady there; where it does, and the beats' own
+    /// intervals (those of the beats alone, a suspect between two voiding its interval) are
+    /// steady, the sound is judged by the beats' intervals instead (since session 26).
     ///
     /// Taps closer together than a tapper taps (`crowdedTaps`, runs each ``pairGap`` after
     /// the one before) are no anchors where they are the exception; the rhythm of the others
@@ -233,11 +237,19 @@ public enum TapScore {
             .map { onsets[$0].time } + stimulus).sorted()
         // The beats a judged sound may fall between: the anchors that also spread their power
         // and build up as the taps do.
-        let beats = anchorTaps.filter { !shapedUnlike.contains($0) }.map { onsets[$0].time }
+        let beatTaps = anchorTaps.filter { !shapedUnlike.contains($0) }
+        let beats = beatTaps.map { onsets[$0].time }
+        // The beats' own rhythm: a knock that stays an anchor halves the interval it sits in.
+        let beatRhythm = localIntervals(onsets, anchors: beatTaps, voidedBy: Set(taps).subtracting(anchorTaps))
         var found = crowdLosers
         for index in judged {
             let time = onsets[index].time
-            guard let summary = localIntervalSummary(at: time, starts: intervalStarts, intervals: intervals) else { continue }
+            guard var summary = localIntervalSummary(at: time, starts: intervalStarts, intervals: intervals) else { continue }
+            if summary.scaledMAD > rhythmTolerance * summary.median,
+               let beatsAlone = localIntervalSummary(at: time, starts: beatRhythm.starts, intervals: beatRhythm.intervals),
+               beatsAlone.scaledMAD <= rhythmTolerance * beatsAlone.median {
+                summary = beatsAlone
+            }
             let interval = summary.median
             let tolerance = rhythmTolerance * interval
             // Between two beats one interval apart there is no room for a tap: the sound is an
