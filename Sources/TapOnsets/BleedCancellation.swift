@@ -380,9 +380,11 @@ struct BleedCanceller {
     /// Where the clicks subtracted since samples were last released start, frames.
     private var subtractedSinceRelease: [Int] = []
     /// The clicks subtracted where they fit the template: their grid instants, as aligned
-    /// (frames), and what the fit left of each against the template's level, dB: 10 log10(1 − r²)
-    /// + 20 log10(gain), r the correlation of the click's first part with the template at the
-    /// best shift (`separateSmearedResidues`).
+    /// (frames), and what the fit left of each against the template's level, dB: the click's
+    /// level against the template's, 20 log10(gain / r), plus the share of its energy the
+    /// template did not explain, 10 log10(1 − r²), r the correlation of the click's first part
+    /// with the template at the best shift and gain the least-squares gain there
+    /// (`separateSmearedResidues`).
     private(set) var fittedClicks: [(frame: Int, unexplainedDB: Double)] = []
 
     init(template: BleedTemplate, sampleRate: Double) {
@@ -511,7 +513,7 @@ struct BleedCanceller {
         if fits, let best {
             trackedShift = best.start - gridStart
             let unexplained = max(1 - best.correlation * best.correlation, 1e-6)
-            fittedClicks.append((start + template.leadFrames, 10 * log10(unexplained) + 20 * log10(best.gain)))
+            fittedClicks.append((start + template.leadFrames, 10 * log10(unexplained) + 20 * log10(best.gain / best.correlation)))
         }
         // A clean click is subtracted at the fraction of a frame where it sits: the delay in
         // −0.5…0.5 frames that leaves the least of it over its first part (searched in quarters,

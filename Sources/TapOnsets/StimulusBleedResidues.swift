@@ -7,6 +7,13 @@ import TapStatistics
 let residueShare = 0.25
 /// The fewest sounds of the stimulus that must have one.
 let residueMinimumSounds = 8
+
+/// Whether `withResidue` of a recording's `sounds` (the stimulus's audible sounds, or the
+/// clicks subtracted) having a residue candidate make it a recording that leaves residues: at
+/// least ``residueShare`` of them and ``residueMinimumSounds``.
+func reachesResidueShare(_ withResidue: Int, of sounds: Int) -> Bool {
+    withResidue >= residueMinimumSounds && Double(withResidue) >= residueShare * Double(sounds)
+}
 /// The sounds counted for the share lie within this range under the loudest tenth, dB.
 let residueAudibleRangeDB = 20.0
 /// How long after a sound's start what the subtraction left inside the sound may start,
@@ -64,8 +71,7 @@ func separateBleedResidues(_ onsets: [Onset], sounds: [Onset], lead: Seconds, le
     let isAudible = sounds.map { $0.strength >= loudest - residueAudibleRangeDB }
     let audible = isAudible.filter { $0 }.count
     func reachesShare(_ candidates: [Int?]) -> Bool {
-        let withResidue = Set(candidates.compactMap { $0 }.filter { isAudible[$0] }).count
-        return withResidue >= residueMinimumSounds && Double(withResidue) >= residueShare * Double(audible)
+        reachesResidueShare(Set(candidates.compactMap { $0 }.filter { isAudible[$0] }).count, of: audible)
     }
     let leavesResidues = known ?? reachesShare(under)
     let leavesResiduesInside = reachesShare(inside)

@@ -390,34 +390,35 @@ func separateClickResidues(_ onsets: [Onset], clicks: [Onset], leftInPlace: Set<
 /// ``StimulusBleedRemoval/codecPreEchoLead``) before the instant of a click subtracted
 /// where it fit the template (`fittedClicks`, ``BleedCanceller/fittedClicks``) to
 /// ``clickResidueWindow`` after it, no louder than the recording's typical leftover: the clicks'
-/// level (`clickLevel`, the heard clicks' median) plus the median over the fitted clicks of what
-/// each fit left (the share of its first part's energy the template did not explain, at its
-/// gain, dB). Only where at least ``residueShare`` of the fitted clicks (and
-/// ``residueMinimumSounds``) have such an onset.
+/// level (`clickLevel`, the heard clicks' median, which stands for the template's) plus the
+/// median over the fitted clicks of what each fit left against the template's level
+/// (``BleedCanceller/fittedClicks``). Only where at least ``residueShare`` of the fitted clicks
+/// (and ``residueMinimumSounds``) have such an onset.
 ///
 /// A lossy codec codes each click a little differently (where it falls in the codec's frame)
 /// and spreads its noise ahead of it (pre-echo): through AAC the template explains 70–99 % of a
-/// loud loudspeaker click's first part, and the rest is heard as an onset 0–5 ms before the
-/// click, 3–30 dB under it. Unlike a residue of ``separateClickResidues(_:clicks:leftInPlace:)``,
-/// it starts off the heard click's start (the pre-echo moved the start the grid search saw, so
-/// most such clicks are not heard ones) and is often less than 8 dB under the click. A tap that
-/// starts there no louder than the typical leftover cannot be told from one and goes with it.
+/// loud loudspeaker click's first part (what is left lies 5–20 dB under it in energy), and the
+/// rest is heard as an onset 0–5 ms before the click, its peak 3–23 dB under the click's.
+/// Unlike a residue of ``separateClickResidues(_:clicks:leftInPlace:)``, it starts off the
+/// heard click's start (the pre-echo moved the start the grid search saw, so most such clicks
+/// are not heard ones) and is often less than 8 dB under the click. A tap that starts there no
+/// louder than the typical leftover cannot be told from one and goes with it. The median over
+/// the recording, not each click's own fit: a tap on a click lowers that click's correlation,
+/// so its own fit foretells a leftover as loud as the tap. The onset's start is its first
+/// rise, not a precursor before it (as ``clickStart(near:clickTimes:lead:)`` takes): here the
+/// precursor is the pre-echo, and the leftover itself starts after it.
 func separateSmearedResidues(_ onsets: [Onset], fittedClicks: [(frame: Int, unexplainedDB: Double)],
                              clickLevel: Double?, sampleRate rate: Double) -> (onsets: [Onset], residues: [Onset]) {
     guard let clickLevel, let typical = Summary(fittedClicks.map(\.unexplainedDB))?.median else { return (onsets, []) }
     let instants = fittedClicks.map { Double($0.frame) / rate }
     // The fitted click each onset would be a leftover of, if any.
     let candidates = onsets.map { onset -> Int? in
-        let next = instants.firstIndex(notBelow: onset.time - clickResidueWindow)
-        return next < instants.count && instants[next] - onset.time <= StimulusBleedRemoval.codecPreEchoLead
-            && onset.strength <= clickLevel + typical ? next : nil
+        guard onset.strength <= clickLevel + typical else { return nil }
+        return clickStart(at: onset.time, clickTimes: instants, lead: StimulusBleedRemoval.codecPreEchoLead)
     }
     // As after a stimulus file's subtraction (`separateBleedResidues`): only where a share of
     // the clicks have one does the recording leave such residues; elsewhere the few are taps.
-    let withCandidate = Set(candidates.compactMap { $0 }).count
-    guard withCandidate >= residueMinimumSounds, Double(withCandidate) >= residueShare * Double(fittedClicks.count) else {
-        return (onsets, [])
-    }
+    guard reachesResidueShare(Set(candidates.compactMap { $0 }).count, of: fittedClicks.count) else { return (onsets, []) }
     var kept: [Onset] = [], residues: [Onset] = []
     for (onset, candidate) in zip(onsets, candidates) {
         if candidate != nil { residues.append(onset) } else { kept.append(onset) }
@@ -438,7 +439,13 @@ func clicksAt(_ clicks: [Onset], frames: [Int], sampleRate: Double) -> Set<Int> 
 /// start. The onset is timed where its sound first rose (its precursor, if it has one), as the
 /// clicks were.
 func clickStart(near onset: Onset, clickTimes: [Seconds], lead: Seconds) -> Int? {
-    let time = onset.precursorTime ?? onset.time
+    clickStart(at: onset.precursorTime ?? onset.time, clickTimes: clickTimes, lead: lead)
+}
+
+/// The index of the first click (of `clickTimes`, ascending) that starts from
+/// ``clickResidueWindow`` before `time` to `lead` after it, if any: `time` lies up to `lead`
+/// ahead of the click's start or up to ``clickResidueWindow`` after it.
+func clickStart(at time: Seconds, clickTimes: [Seconds], lead: Seconds) -> Int? {
     let next = clickTimes.firstIndex(notBelow: time - clickResidueWindow)
     return next < clickTimes.count && clickTimes[next] - time <= lead ? next : nil
 }

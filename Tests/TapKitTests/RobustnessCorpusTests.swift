@@ -258,9 +258,9 @@ import TapCorpus
     /// before the click (`decayBeforeClickReach`): 1 missed, 10 false onsets, the clicks' leftovers
     /// after the subtraction. Since those leftovers are set aside where they start in a click's
     /// pre-echo at the recording's typical leftover level (`separateSmearedResidues`): 6 false
-    /// onsets, and 4 missed: 2 taps on a click whose onset was no louder than its leftover (one
-    /// of them the leftover itself, 9 ms from the tap), and one that scores as no tap among
-    /// sounds that no longer include the leftovers.
+    /// onsets, and 4 missed: the one missed before, 2 taps on a click whose onset was no louder
+    /// than its leftover (one of them the leftover itself, 9 ms from the tap), and one that
+    /// scores as no tap among sounds that no longer include the leftovers.
     @Test func aTapJustBeforeALoudClickDecaysBeforeIt() throws {
         let scores = try Self.scores(seed: 103, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev)
         let falseOnsets = scores.reduce(0) { $0 + $1.onsets - $1.hits }, missed = scores.reduce(0) { $0 + $1.taps - $1.hits }

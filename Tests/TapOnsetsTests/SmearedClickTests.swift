@@ -115,33 +115,51 @@ extension SmearedClickTests {
 
 /// What the subtraction leaves of a click a codec smeared starts in the click's pre-echo, up
 /// to a few milliseconds before its instant, at about the level every fitted click leaves:
-/// that is the click, not a tap, where many clicks leave one. Louder, further ahead, or where
-/// only a few clicks have such an onset, it is a sound of its own.
+/// that is the click, not a tap, where many clicks leave one. Louder, outside the window, or
+/// where too few clicks have such an onset, it is a sound of its own.
 extension SmearedClickTests {
+    static func smearedOnset(_ time: Double, _ strength: Double) -> Onset {
+        Onset(time: time, frame: Int(time * rate), peakTime: time + 0.002, strength: strength, snrDB: 30)
+    }
+
+    /// `count` clicks at −10 dB, 0.5 s apart, whose fits left about 10 dB under them.
+    static func fittedClicks(_ count: Int) -> (instants: [Double], fitted: [(frame: Int, unexplainedDB: Double)]) {
+        let instants = (0..<count).map { 1.0 + 0.5 * Double($0) }
+        return (instants, instants.enumerated().map { (frame: Int($1 * rate), unexplainedDB: [-10.0, -12, -8][$0 % 3]) })
+    }
+
     @Test func whatASubtractionTypicallyLeavesOfASmearedClickIsNoTap() {
-        func onset(_ time: Double, _ strength: Double) -> Onset {
-            Onset(time: time, frame: Int(time * Self.rate), peakTime: time + 0.002, strength: strength, snrDB: 30)
-        }
-        // Twelve clicks at −10 dB, 0.5 s apart, whose fits left about 10 dB under them.
-        let instants = (0..<12).map { 1.0 + 0.5 * Double($0) }
-        let fitted = instants.enumerated().map { (frame: Int($1 * Self.rate), unexplainedDB: [-10.0, -12, -8][$0 % 3]) }
-        // Onsets 0.5–5 ms ahead of the first eight, at the typical leftover or under it.
-        let leftovers = (0..<8).map { onset(instants[$0] - 0.0005 - 0.0006 * Double($0), -20 - Double($0 % 3)) }
+        let (instants, fitted) = Self.fittedClicks(12)
+        // Onsets from 4.9 ms ahead of the first eight to 0.8 ms after, at the typical leftover
+        // (−20 dB) or under it.
+        let ahead = [0.0049, 0.004, 0.003, 0.002, 0.001, 0.0005, 0, -0.0008]
+        let leftovers = ahead.enumerated().map { Self.smearedOnset(instants[$0] - $1, -20 - Double($0 % 3)) }
         let sounds = [
-            onset(instants[8] - 0.008, -21),  // 8 ms ahead: a tap before the click
-            onset(instants[9] - 0.0015, -16), // 6 dB over the typical leftover: a tap on the click
-            onset(instants[10] + 0.0015, -25), // 1.5 ms after the instant: not the click's start
+            Self.smearedOnset(instants[8] - 0.0052, -21),  // 5.2 ms ahead: a tap before the click
+            Self.smearedOnset(instants[9] - 0.0015, -16),  // 4 dB over the typical leftover: a tap on the click
+            Self.smearedOnset(instants[10] + 0.0012, -25), // 1.2 ms after the instant: not the click's start
         ]
         let pass2 = (leftovers + sounds).sorted { $0.time < $1.time }
         let (kept, residues) = separateSmearedResidues(pass2, fittedClicks: fitted, clickLevel: -10, sampleRate: Self.rate)
         #expect(residues.map(\.time) == leftovers.map(\.time))
         #expect(kept.map(\.time) == sounds.map(\.time))
-        // Where fewer than a quarter of the clicks (or fewer than eight) have one, the
-        // recording leaves no such residues and the onsets are sounds; so without clicks
-        // fitted or a click level.
-        let few = (leftovers.prefix(2) + sounds).sorted { $0.time < $1.time }
-        #expect(separateSmearedResidues(few, fittedClicks: fitted, clickLevel: -10, sampleRate: Self.rate).residues.isEmpty)
+        // Without clicks fitted or a click level, nothing is set aside.
         #expect(separateSmearedResidues(pass2, fittedClicks: [], clickLevel: -10, sampleRate: Self.rate).residues.isEmpty)
         #expect(separateSmearedResidues(pass2, fittedClicks: fitted, clickLevel: nil, sampleRate: Self.rate).residues.isEmpty)
+    }
+
+    @Test func onlyARecordingWhoseClicksLeaveSuchOnsetsHasThem() {
+        // Of 40 fitted clicks, 9 with an onset at the leftover's level are fewer than a quarter:
+        // taps just before the clicks, kept. With 10 the recording leaves leftovers. Of 12
+        // clicks, 7 are a quarter but fewer than 8.
+        let (instants, fitted) = Self.fittedClicks(40)
+        func residues(at clicks: Range<Int>, of fitted: [(frame: Int, unexplainedDB: Double)]) -> Int {
+            let onsets = clicks.map { Self.smearedOnset(instants[$0] - 0.002, -21) }
+            return separateSmearedResidues(onsets, fittedClicks: fitted, clickLevel: -10, sampleRate: Self.rate).residues.count
+        }
+        #expect(residues(at: 0..<9, of: fitted) == 0)
+        #expect(residues(at: 0..<10, of: fitted) == 10)
+        #expect(residues(at: 0..<7, of: Array(fitted.prefix(12))) == 0)
+        #expect(residues(at: 0..<8, of: Array(fitted.prefix(12))) == 8)
     }
 }
