@@ -173,9 +173,12 @@ public enum TapScore {
     /// tapping and not in a drum pattern's mix of note values. A silent tap leaves a gap of two
     /// intervals, and a tap that came out differently keeps its gap. The anchors that spread
     /// their power or build up unlike the taps cut the intervals they sit in, so a knock between
-    /// two taps makes the rhythm look unsteady there; where it does, and the beats' own
-    /// intervals (those of the beats alone, a suspect between two voiding its interval) are
-    /// steady, the sound is judged by the beats' intervals instead (since session 26).
+    /// two taps makes a steady tapper look unsteady there. Wherever the anchors' intervals
+    /// scatter (for that reason or any other) and at least ``minimumBeatIntervals`` of the
+    /// beats' own intervals around the sound (those of the beats alone, a suspect between two
+    /// voiding its interval) are steady, the sound is judged by the beats' intervals in every
+    /// test (since session 26). So off-beat taps that sound unlike the on-beat ones, in a fill
+    /// dense enough to make the anchors scatter, are extras now, as one alone already was.
     ///
     /// Taps closer together than a tapper taps (`crowdedTaps`, runs each ``pairGap`` after
     /// the one before) are no anchors where they are the exception; the rhythm of the others
@@ -245,9 +248,12 @@ public enum TapScore {
         for index in judged {
             let time = onsets[index].time
             guard var summary = localIntervalSummary(at: time, starts: intervalStarts, intervals: intervals) else { continue }
+            // Where the anchors' intervals scatter (knocks that stay anchors cut them, or the
+            // rhythm itself wanders) but at least half a window of the beats' own intervals is
+            // steady, the beats' rhythm judges, in every test below.
             if summary.scaledMAD > rhythmTolerance * summary.median,
                let beatsAlone = localIntervalSummary(at: time, starts: beatRhythm.starts, intervals: beatRhythm.intervals),
-               beatsAlone.scaledMAD <= rhythmTolerance * beatsAlone.median {
+               beatsAlone.count >= minimumBeatIntervals, beatsAlone.scaledMAD <= rhythmTolerance * beatsAlone.median {
                 summary = beatsAlone
             }
             let interval = summary.median
@@ -382,6 +388,11 @@ public enum TapScore {
         let reach = outsiderAttackSpreads * max(outsiderAttackSpreadFloor, summary.scaledMAD)
         return measured.filter { $0.1 - summary.median > reach }.map(\.0)
     }
+
+    /// The fewest of the beats' own local intervals (of the eight around a sound) that may
+    /// judge it where the anchors' intervals scatter (`outsiders`): one or two equal intervals
+    /// would pass for a steady rhythm.
+    static let minimumBeatIntervals = 4
 
     /// Below this share of a recording's taps, the first sounds of press–release pairs are
     /// suspects of the outsider rule (`outsiders`): a key pressed between the taps; and
