@@ -24,6 +24,9 @@ extension TapScore {
         /// Members of crowds none of whose members keeps the rhythm, not set aside already:
         /// they are judged by the gap between two beats.
         var offRhythm: Set<Int>
+        /// The taps that void the intervals they sit in: the suspects and the crowd members
+        /// not chosen.
+        var voiding: Set<Int>
     }
 
     /// The anchors and local intervals of `outsiders` (`taps` in time order; `suspects` are no
@@ -48,8 +51,10 @@ extension TapScore {
         // void the intervals they sit in.
         func rhythm(unchosen: Set<Int>, losers: Set<Int> = [], offRhythm: Set<Int> = []) -> SettledRhythm {
             let anchors = taps.filter { !suspects.contains($0) && !unchosen.contains($0) }
-            let (starts, intervals) = localIntervals(onsets, anchors: anchors, voidedBy: suspects.union(unchosen))
-            return SettledRhythm(anchors: anchors, intervalStarts: starts, intervals: intervals, losers: losers, offRhythm: offRhythm)
+            let voiding = suspects.union(unchosen)
+            let (starts, intervals) = localIntervals(onsets, anchors: anchors, voidedBy: voiding)
+            return SettledRhythm(anchors: anchors, intervalStarts: starts, intervals: intervals, losers: losers, offRhythm: offRhythm,
+                                 voiding: voiding)
         }
         guard !crowds.isEmpty, isException(crowded.count, amongTaps: taps.count) else { return rhythm(unchosen: []) }
         let outside = rhythm(unchosen: crowded)

@@ -243,7 +243,7 @@ public enum TapScore {
         let beatTaps = anchorTaps.filter { !shapedUnlike.contains($0) }
         let beats = beatTaps.map { onsets[$0].time }
         // The beats' own rhythm: a knock that stays an anchor halves the interval it sits in.
-        let beatRhythm = localIntervals(onsets, anchors: beatTaps, voidedBy: Set(taps).subtracting(anchorTaps))
+        let beatRhythm = localIntervals(onsets, anchors: beatTaps, voidedBy: rhythm.voiding)
         var found = crowdLosers
         for index in judged {
             let time = onsets[index].time
