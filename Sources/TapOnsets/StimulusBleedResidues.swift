@@ -76,13 +76,6 @@ func separateBleedResidues(_ onsets: [Onset], sounds: [Onset], lead: Seconds, le
     let leavesResidues = known ?? reachesShare(under)
     let leavesResiduesInside = reachesShare(inside)
     guard leavesResidues || leavesResiduesInside else { return (onsets, [], false) }
-    var kept: [Onset] = [], residues: [Onset] = []
-    for index in onsets.indices {
-        if (leavesResidues && under[index] != nil) || (leavesResiduesInside && inside[index] != nil) {
-            residues.append(onsets[index])
-        } else {
-            kept.append(onsets[index])
-        }
-    }
-    return (kept, residues, leavesResidues)
+    let split = splitResidues(onsets) { (leavesResidues && under[$0] != nil) || (leavesResiduesInside && inside[$0] != nil) }
+    return (split.onsets, split.residues, leavesResidues)
 }

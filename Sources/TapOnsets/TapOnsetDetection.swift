@@ -372,17 +372,15 @@ let minimumFallbackLikeness = 0.9
 func separateClickResidues(_ onsets: [Onset], clicks: [Onset], leftInPlace: Set<Int> = []) -> (onsets: [Onset], residues: [Onset]) {
     guard let clickLevel = Summary(clicks.map(\.strength))?.median else { return (onsets, []) }
     let clickTimes = clicks.map(\.time)
-    var kept: [Onset] = [], residues: [Onset] = []
-    for onset in onsets {
-        let isResidue = clickStart(near: onset, clickTimes: clickTimes, lead: clickResidueWindow).map { click in
+    return splitResidues(onsets) { index in
+        let onset = onsets[index]
+        return clickStart(near: onset, clickTimes: clickTimes, lead: clickResidueWindow).map { click in
             if leftInPlace.contains(click) {
                 return onset.strength <= min(clicks[click].strength, clickLevel) + tapOnClickMarginDB
             }
             return onset.strength <= min(clicks[click].strength, clickLevel) - clickResidueMarginDB
         } ?? false
-        if isResidue { residues.append(onset) } else { kept.append(onset) }
     }
-    return (kept, residues)
 }
 
 /// Splits pass-2 onsets into sounds and what the subtraction left of clicks the recording
@@ -397,7 +395,7 @@ func separateClickResidues(_ onsets: [Onset], clicks: [Onset], leftInPlace: Set<
 ///
 /// A lossy codec codes each click a little differently (where it falls in the codec's frame)
 /// and spreads its noise ahead of it (pre-echo): through AAC the template explains 70–99 % of a
-/// loud loudspeaker click's first part (what is left lies 5–20 dB under it in energy), and the
+/// loud loudspeaker click's first part (what is left lies 5–22 dB under it in energy), and the
 /// rest is heard as an onset 0–5 ms before the click, its peak 3–23 dB under the click's.
 /// Unlike a residue of ``separateClickResidues(_:clicks:leftInPlace:)``, it starts off the
 /// heard click's start (the pre-echo moved the start the grid search saw, so most such clicks
@@ -419,9 +417,15 @@ func separateSmearedResidues(_ onsets: [Onset], fittedClicks: [(frame: Int, unex
     // As after a stimulus file's subtraction (`separateBleedResidues`): only where a share of
     // the clicks have one does the recording leave such residues; elsewhere the few are taps.
     guard reachesResidueShare(Set(candidates.compactMap { $0 }).count, of: fittedClicks.count) else { return (onsets, []) }
+    return splitResidues(onsets) { candidates[$0] != nil }
+}
+
+/// `onsets` split by `isResidue` (an index into them) into the sounds and the residues, each
+/// in the order given.
+func splitResidues(_ onsets: [Onset], isResidue: (Int) -> Bool) -> (onsets: [Onset], residues: [Onset]) {
     var kept: [Onset] = [], residues: [Onset] = []
-    for (onset, candidate) in zip(onsets, candidates) {
-        if candidate != nil { residues.append(onset) } else { kept.append(onset) }
+    for index in onsets.indices {
+        if isResidue(index) { residues.append(onsets[index]) } else { kept.append(onsets[index]) }
     }
     return (kept, residues)
 }

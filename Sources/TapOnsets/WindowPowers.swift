@@ -1,5 +1,6 @@
 /// The mean power of each of the first `count` windows of `window` frames of `samples`: the
-/// short-time power the click template's tests and the detection band's survey read.
+/// short-time power in which the click template finds the clicks' louder sounds and its
+/// audible length, and the detection band's survey reads taps and background.
 func windowPowers(_ samples: ArraySlice<Float>, window: Int, count: Int) -> [Double] {
     (0..<count).map { w in
         let first = samples.startIndex + w * window

@@ -246,7 +246,7 @@ import TapCorpus
     /// judged as the sounds' starts are (`separateBleedResidues`, `residueInSoundWindow`).
     @Test func whatAStimulusFileLeavesInsideItsBeepsIsNotTaps() throws {
         let scores = try Self.scores(seed: 109, itemsPerSplit: 2, conditions: [.loudspeakerAAC], split: .dev, withStimulus: true)
-        let falseOnsets = scores.reduce(0) { $0 + $1.onsets - $1.hits }, missed = scores.reduce(0) { $0 + $1.taps - $1.hits }
+        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
         #expect(falseOnsets <= 2 && missed <= 1, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
     }
 
@@ -263,7 +263,7 @@ import TapCorpus
     /// scores as no tap among sounds that no longer include the leftovers.
     @Test func aTapJustBeforeALoudClickDecaysBeforeIt() throws {
         let scores = try Self.scores(seed: 103, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev)
-        let falseOnsets = scores.reduce(0) { $0 + $1.onsets - $1.hits }, missed = scores.reduce(0) { $0 + $1.taps - $1.hits }
+        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
         #expect(missed <= 4 && falseOnsets <= 6, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
     }
 
@@ -275,7 +275,7 @@ import TapCorpus
     /// the leftovers of fitted clicks (`separateSmearedResidues`): none, and 3 taps missed.
     @Test func whatTheTemplateLeavesOfCodedClicksIsNotTaps() throws {
         let scores = try Self.scores(seed: 31, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev)
-        let falseOnsets = scores.reduce(0) { $0 + $1.onsets - $1.hits }, missed = scores.reduce(0) { $0 + $1.taps - $1.hits }
+        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
         #expect(falseOnsets <= 1 && missed <= 3, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
     }
 
@@ -287,7 +287,7 @@ import TapCorpus
     /// (`judgeCrowds`): 4 false onsets, 3 of them these, before; 1 after; 1 tap missed both.
     @Test func aSyllableCrowdingATapLosesToIt() throws {
         let scores = try Self.scores(seed: 1, itemsPerSplit: 1, conditions: [.speech], split: .dev)
-        let falseOnsets = scores.reduce(0) { $0 + $1.onsets - $1.hits }, missed = scores.reduce(0) { $0 + $1.taps - $1.hits }
+        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
         #expect(falseOnsets <= 1 && missed <= 1, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
     }
 
@@ -332,6 +332,11 @@ import TapCorpus
     /// `withStimulus`, each item's stimulus file's bleed removed first, as `tapkit latency` does
     /// in an experiment folder. Both splits are rendered (the corpus is drawn as a whole); only
     /// `split`'s items are scored.
+    /// The false onsets and the taps missed over `scores`.
+    static func falseOnsetsAndMissed(_ scores: [ItemScore]) -> (falseOnsets: Int, missed: Int) {
+        (scores.reduce(0) { $0 + $1.onsets - $1.hits }, scores.reduce(0) { $0 + $1.taps - $1.hits })
+    }
+
     static func scores(seed: UInt64, itemsPerSplit: Int, conditions: [CorpusCondition], split: CorpusSplit,
                        withStimulus: Bool = false) throws -> [ItemScore] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-corpus-\(UUID().uuidString)").path
