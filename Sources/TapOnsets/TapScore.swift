@@ -21,7 +21,9 @@ import TapStatistics
 /// spread their power over octave bands or in how slowly they build up) or pressed like a
 /// key that fall off their rhythm (see `outsiders`), and the sounds of a crowd that the
 /// rhythm or their sound sets aside (see `judgeCrowds`) have their scores multiplied by
-/// ``pairFactor``. A score of
+/// ``pairFactor``. A sound under 0.5 only for its mask membership (or a train's factor) that
+/// spreads its power like the taps and fills the one empty beat of a steady rhythm takes the
+/// score it would have clear of the mask (see `maskedTaps`). A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
 /// tap-like; the default cut (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
 /// onset's peak with the recording's reference level, the second-loudest onset that passes
@@ -50,10 +52,28 @@ public enum TapScore {
     /// The memberships of the four properties an onset has on its own (SNR, mask, attack,
     /// decay).
     static func ownScore(_ features: OnsetFeatures) -> Double {
+        snrMembership(features) * maskMembership(features) * attackMembership(features) * decayMembership(features)
+    }
+
+    /// How far the first 10 ms stand over the floor, as a membership (``sustainedSNRBoundary``).
+    static func snrMembership(_ features: OnsetFeatures) -> Double {
         logistic((features.sustainedSNR - sustainedSNRBoundary) / 0.7)
-            * logistic((features.aboveMaskDB - (features.onEarlierSound ? tailMaskBoundary : maskBoundary)) / 0.8)
-            * logistic((attackBoundary - features.attackDuration) / 0.002)
-            * logistic((decayBoundary - features.decayDB) / 1.0)
+    }
+
+    /// How far the peak stands over the mask of earlier sounds, as a membership
+    /// (``maskBoundary``, ``tailMaskBoundary`` on an earlier sound's decay).
+    static func maskMembership(_ features: OnsetFeatures) -> Double {
+        logistic((features.aboveMaskDB - (features.onEarlierSound ? tailMaskBoundary : maskBoundary)) / 0.8)
+    }
+
+    /// How soon the power peaks, as a membership (``attackBoundary``).
+    static func attackMembership(_ features: OnsetFeatures) -> Double {
+        logistic((attackBoundary - features.attackDuration) / 0.002)
+    }
+
+    /// How far the sound decays, as a membership (``decayBoundary``).
+    static func decayMembership(_ features: OnsetFeatures) -> Double {
+        logistic((decayBoundary - features.decayDB) / 1.0)
     }
 
     /// The level membership of a peak at `strength` dBFS against the `reference` level.
@@ -70,19 +90,25 @@ public enum TapScore {
         let candidates = onsets.indices.filter { own[$0] >= 0.5 }.map { onsets[$0].strength }.sorted(by: >)
         let reference = candidates.count >= 2 ? candidates[1] : candidates.first
         let pairs = pressReleasePairs(onsets, own: own)
-        let paired = Set(pairs.map(\.release)).union(trainMembers(onsets))
-        let scores = onsets.indices.map { index in
-            let level = reference.map { levelScore(strength: onsets[index].strength, reference: $0) } ?? 1
-            return own[index] * level * (paired.contains(index) ? pairFactor : 1)
-        }
+        let releases = Set(pairs.map(\.release))
+        let paired = releases.union(trainMembers(onsets))
+        let levels = onsets.map { onset in reference.map { levelScore(strength: onset.strength, reference: $0) } ?? 1 }
+        let scores = onsets.indices.map { own[$0] * levels[$0] * (paired.contains($0) ? pairFactor : 1) }
         // The reference is what scores as a tap at the default cut, whatever `cut` is: a sweep
         // of the cut must not change the scores it sweeps over.
         let taps = onsets.indices.filter { onsets[$0].features != nil && scores[$0] >= outsiderReferenceScore }
         let outsiders = outsiders(onsets, taps: taps, stimulusTimes: stimulusTimes, pairs: pairs)
+        var finalScores = onsets.indices.map { scores[$0] * (outsiders.contains($0) ? pairFactor : 1) }
+        // A tap masked by what it sits on, filling the beat its rhythm leaves empty.
+        let heardTaps = onsets.indices.filter { onsets[$0].features != nil && finalScores[$0] >= outsiderReferenceScore }
+        for (index, score) in maskedTaps(onsets, scores: finalScores, levels: levels, taps: heardTaps,
+                                         setAside: releases.union(outsiders)) {
+            finalScores[index] = score
+        }
         return onsets.indices.map { index in
             var onset = onsets[index]
             guard onset.features != nil else { return onset }
-            onset.tapScore = scores[index] * (outsiders.contains(index) ? pairFactor : 1)
+            onset.tapScore = finalScores[index]
             onset.kind = onset.tapScore >= cut ? .tap : .other
             return onset
         }
@@ -340,13 +366,9 @@ public enum TapScore {
     /// of those measured (root mean square over the bands, dB), by index; empty with fewer
     /// than ``outsiderMinimumTaps`` measured.
     static func profileDistances(_ onsets: [Onset], taps: [Int]) -> [Int: Double] {
-        let measured = taps.compactMap { index in onsets[index].features?.bandProfile.map { (index, $0) } }
-        guard measured.count >= outsiderMinimumTaps, let bands = measured.first?.1.count,
-              measured.allSatisfy({ $0.1.count == bands }) else { return [:] }
-        let median = (0..<bands).map { band in Summary(measured.map { $0.1[band] })!.median }
-        return Dictionary(uniqueKeysWithValues: measured.map { index, profile in
-            let squares = zip(profile, median).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
-            return (index, (squares / Double(bands)).squareRoot())
+        guard let median = medianProfile(onsets, taps: taps) else { return [:] }
+        return Dictionary(uniqueKeysWithValues: taps.compactMap { index in
+            onsets[index].features?.bandProfile.map { (index, profileDistance($0, median)) }
         })
     }
 
@@ -485,5 +507,5 @@ public enum TapScore {
         return members
     }
 
-    private static func logistic(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
+    static func logistic(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
 }

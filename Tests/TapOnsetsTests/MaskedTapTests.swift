@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import TapOnsets
+import TapAudio
+
+/// A tap under speech, music or a loud sound's tail rises too little over what it sits on to
+/// score as a tap; where it sounds like the recording's taps and fills the one empty beat of
+/// a steady rhythm, it is one (`TapScore.maskedTaps`).
+@Suite struct MaskedTapTests {
+    static let tapProfile = [-30.0, -2.5, -3.5, -30, -30, -30]
+    static let speechProfile = [-2.0, -6.6, -8.9, -17, -26, -28]
+
+    func onset(_ time: Double, aboveMask: Double = 25, onEarlierSound: Bool = false, profile: [Double] = tapProfile,
+               decay: Double = -12, strength: Double = -20) -> Onset {
+        let features = OnsetFeatures(sustainedSNR: 20, attackDuration: 0.0015, aboveMaskDB: aboveMask, decayDB: decay,
+                                     spectralCentroid: 1_500, spectralFlatness: 0.01, soundCentroid: 1_500,
+                                     bandProfile: profile, onEarlierSound: onEarlierSound)
+        return Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.001, strength: strength, snrDB: 25,
+                     features: features)
+    }
+
+    /// Twelve taps every 0.6 s from 1 s, but for the one at `missing` (its index).
+    func taps(missing: Int) -> [Onset] {
+        (0..<12).filter { $0 != missing }.map { onset(1 + Double($0) * 0.6) }
+    }
+
+    func scored(_ onsets: [Onset]) -> [Double: Onset] {
+        let scored = TapScore.classify(onsets.sorted { $0.time < $1.time }, cut: 0.5)
+        return Dictionary(uniqueKeysWithValues: scored.map { ($0.time, $0) })
+    }
+
+    /// 1 dB over the speech it sits on, where 2.5 dB are asked of a sound on an earlier one.
+    func masked(_ time: Double, profile: [Double] = tapProfile, decay: Double = -12) -> Onset {
+        onset(time, aboveMask: 1, onEarlierSound: true, profile: profile, decay: decay, strength: -30)
+    }
+
+    @Test func aMaskedTapInTheEmptyBeatIsATap() throws {
+        let alone = try #require(scored([masked(4.0)])[4.0])
+        #expect(alone.kind == .other, "without the rhythm it is no tap: \(alone.tapScore)")
+        // A decay near its boundary keeps the score off 1, so the score taken is measured.
+        let result = try #require(scored(taps(missing: 5) + [masked(4.0, decay: -1.6)])[4.0])
+        #expect(result.kind == .tap)
+        // It takes the score it would have clear of the mask.
+        let clear = try #require(scored(taps(missing: 5) + [onset(4.0, decay: -1.6, strength: -30)])[4.0])
+        #expect(clear.tapScore < 0.7)
+        #expect(abs(result.tapScore - clear.tapScore) < 1e-9, "\(result.tapScore) against \(clear.tapScore)")
+    }
+
+    @Test func theScoresDoNotDependOnTheCut() {
+        let onsets = (taps(missing: 5) + [masked(4.0)]).sorted { $0.time < $1.time }
+        let scores = { (cut: Double) in TapScore.classify(onsets, cut: cut).map(\.tapScore) }
+        #expect(scores(0.05) == scores(0.5))
+        #expect(scores(0.9) == scores(0.5))
+    }
+
+    @Test func withFewerThanEightTapsNoBeatIsFilled() {
+        let seven = (0..<8).filter { $0 != 5 }.map { onset(1 + Double($0) * 0.6) }
+        #expect(scored(seven + [masked(4.0)])[4.0]?.kind == .other)
+    }
+
+    @Test func aMaskedSoundSpreadUnlikeTheTapsStaysOther() {
+        #expect(scored(taps(missing: 5) + [masked(4.0, profile: Self.speechProfile)])[4.0]?.kind == .other)
+        // 9.5 dB from the taps' profile (root mean square over the six bands), over the 8 dB
+        // bound; 7 dB is within it.
+        let shifted = { (distance: Double) in zip(Self.tapProfile, [1.0, 1, 1, -1, -1, -1]).map { $0 + $1 * distance } }
+        #expect(scored(taps(missing: 5) + [masked(4.0, profile: shifted(9.5))])[4.0]?.kind == .other)
+        #expect(scored(taps(missing: 5) + [masked(4.0, profile: shifted(7))])[4.0]?.kind == .tap)
+    }
+
+    @Test func aKeysReleaseStaysOther() {
+        // A press 60 ms before, itself masked and spread unlike the taps: the second sound of
+        // the pair is a release, which no rhythm takes back.
+        let press = onset(3.94, aboveMask: 1, onEarlierSound: true, profile: Self.speechProfile, strength: -30)
+        #expect(scored(taps(missing: 5) + [press, masked(4.0)])[4.0]?.kind == .other)
+    }
+
+    @Test func aTapAmongSpeechPulsesFillsItsBeat() throws {
+        // Two glottal pulses 20 and 40 ms after it make a train of three, whose members score a
+        // tenth; the tap among them still fills the beat.
+        let pulses = [4.02, 4.04].map { onset($0, aboveMask: 1, onEarlierSound: true, profile: Self.speechProfile, strength: -30) }
+        let result = scored(taps(missing: 5) + [masked(4.0)] + pulses)
+        #expect(result[4.0]?.kind == .tap)
+        #expect(result[4.02]?.kind == .other && result[4.04]?.kind == .other)
+    }
+
+    @Test func aMaskedSoundThatDoesNotDecayStaysOther() {
+        // A syllable holds its level: the mask is not the only thing that keeps it out.
+        #expect(scored(taps(missing: 5) + [masked(4.0, decay: 2)])[4.0]?.kind == .other)
+    }
+
+    @Test func aMaskedSoundOffTheEmptyBeatStaysOther() {
+        // 0.15 of an interval is 90 ms: 120 ms early is off the beat.
+        #expect(scored(taps(missing: 5) + [masked(3.88)])[3.88]?.kind == .other)
+    }
+
+    @Test func aMaskedSoundBetweenTwoTapsOneIntervalApartStaysOther() {
+        // No beat is empty: a sound in the middle of an interval is no tap however it sounds.
+        #expect(scored(taps(missing: 99) + [masked(4.3)])[4.3]?.kind == .other)
+    }
+
+    @Test func ofTwoMaskedSoundsInOneBeatTheEarlierFillsIt() throws {
+        // The later one scores higher and lies nearer the beat; the earlier still fills it, as
+        // a tap comes before the ringing or the tail it starts.
+        let result = scored(taps(missing: 5) + [masked(3.97, decay: -1.6), masked(4.005)])
+        #expect(result[3.97]?.kind == .tap)
+        #expect(result[4.005]?.kind == .other)
+    }
+
+    @Test func anUnsteadyRhythmFillsNoBeat() throws {
+        // Intervals of 0.5 and 0.7 s in turn (median 0.6 s, robust SD 0.15 s, over the 90 ms
+        // tolerance) around an empty beat whose sound lies 0.6 s from the taps on either side.
+        let intervals = [0.5, 0.7, 0.5, 0.7, 0.5, 0.6, 0.6, 0.5, 0.7, 0.5, 0.7]
+        let times = intervals.reduce(into: [1.0]) { $0.append($0.last! + $1) }
+        let filled = times[6]
+        let onsets = times.filter { $0 != filled }.map { onset($0) } + [masked(filled)]
+        #expect(scored(onsets)[filled]?.kind == .other)
+        // The same beat in a steady rhythm is filled.
+        let steady = (0..<12).map { 1 + Double($0) * 0.6 }
+        #expect(scored(steady.filter { $0 != steady[6] }.map { onset($0) } + [masked(steady[6])])[steady[6]]?.kind == .tap)
+    }
+}
