@@ -218,7 +218,12 @@ public enum TapScore {
     /// outsider. In dense material (a drum kit) every onset has neighbours at about one
     /// interval, so none is off the rhythm. A tap that sounds unlike the others next to a
     /// silent tap is lost; allowing two intervals on one side kept one such tap on held data
-    /// but let two other sounds through on the development data, and is not done.
+    /// but let two other sounds through on the development data, and is not done. Two taps in
+    /// a row unlike the others in centroid keep each other's place between the first and last
+    /// anchors: on one side, the other one interval away with an anchor or a stimulus onset two
+    /// intervals away stands for the anchor (since session 27; a detection band chosen high,
+    /// where TapSim's taps differ by octaves, left such pairs with no anchor on the inner side).
+    /// Three in a row are set aside.
     static func outsiders(_ onsets: [Onset], taps: [Int], stimulusTimes: [Seconds] = [],
                           pairs: [(press: Int, release: Int)] = []) -> Set<Int> {
         // What each sound adds over the noise: a quiet tap's plain centroid reads an octave or
@@ -271,6 +276,7 @@ public enum TapScore {
         // The beats' own rhythm: a knock that stays an anchor halves the interval it sits in.
         let beatRhythm = localIntervals(onsets, anchors: beatTaps, voidedBy: rhythm.voiding)
         var found = crowdLosers
+        let unlikeTimes = unlike.map { onsets[$0].time }.sorted()
         for index in judged {
             let time = onsets[index].time
             guard var summary = localIntervalSummary(at: time, starts: intervalStarts, intervals: intervals) else { continue }
@@ -334,7 +340,18 @@ public enum TapScore {
             // by its click sits on the rhythm on at least one side however its neighbours fare.
             let before = time - (interval - tolerance) < firstHeard || heard(near: time - interval)
             let after = time + (interval - tolerance) > lastHeard || heard(near: time + interval)
-            if !(before && after) { found.insert(index) }
+            // Two taps in a row that came out unlike the others in centroid (TapSim's vary by
+            // up to two octaves) keep each other's place between the anchors: on one side, the
+            // other one interval away, with an anchor or a stimulus onset two intervals away,
+            // stands for the anchor. Only on one side, so that three in a row do not keep the
+            // middle one, nor a pair the first or last anchor.
+            func keptByAnUnlikeNeighbour(towards side: Double) -> Bool {
+                firstHeard < time && time < lastHeard
+                    && unlikeTimes.contains(time + side * interval, within: tolerance) && heard(near: time + 2 * side * interval)
+            }
+            let kept = (before && after) || (before && keptByAnUnlikeNeighbour(towards: 1))
+                || (after && keptByAnUnlikeNeighbour(towards: -1))
+            if !kept { found.insert(index) }
         }
         return found
     }

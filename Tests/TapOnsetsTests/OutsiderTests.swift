@@ -47,6 +47,34 @@ import TapAudio
         #expect(kinds(onsets, stimulusTimes: [merged])[onsets[4].time] == .tap)
     }
 
+    @Test func twoTapsInARowWithAnotherSpectrumKeepEachOthersPlace() {
+        // Neither has an anchor one interval away on the side of the other; each has one beyond.
+        var onsets = taps()
+        onsets[5] = onset(onsets[5].time + 0.05, centroid: 5_000)
+        onsets[6] = onset(onsets[6].time - 0.02, centroid: 5_000)
+        #expect(kinds(onsets).values.allSatisfy { $0 == .tap })
+    }
+
+    @Test func unlikeSoundsInARowNeedAnAnchorBeyondTheOther() {
+        // Taps 5–7 (4.0, 4.6 and 5.2 s) silent: two unlike sounds on the first two beats have no
+        // anchor two intervals beyond the first, so neither keeps the other's place.
+        var onsets = taps()
+        onsets.removeSubrange(5...7)
+        let pair = kinds(onsets + [onset(4.0, centroid: 5_000), onset(4.6, centroid: 5_000)])
+        #expect(pair[4.0] == .other && pair[4.6] == .other)
+        // Three on the three beats: the middle has no anchor on either side, the others none
+        // two intervals beyond their neighbour.
+        let three = kinds(onsets + [4.0, 4.6, 5.2].map { onset($0, centroid: 5_000) })
+        #expect([4.0, 4.6, 5.2].allSatisfy { three[$0] == .other })
+    }
+
+    @Test func twoUnlikeSoundsAfterTheLastTapKeepNoPlace() {
+        // After the taps stop, two knocks spaced like the rhythm: the second has no anchor one
+        // interval before it, and the first stands for none beyond the last anchor.
+        let onsets = taps() + [onset(1 + 12 * 0.6, centroid: 5_000), onset(1 + 13 * 0.6, centroid: 5_000)]
+        #expect(kinds(onsets)[1 + 13 * 0.6] == .other)
+    }
+
     @Test func aSoundLikeTheTapsOffTheirRhythmStaysATap() {
         // Free tapping may wander off any grid; only a sound that differs is set aside.
         let result = kinds(taps() + [onset(3.1, centroid: 1_300)])
