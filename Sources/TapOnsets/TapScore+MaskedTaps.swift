@@ -7,7 +7,9 @@ extension TapScore {
     /// (`maskedTaps`). Tighter than ``outsiderProfileDistance``, which sets aside sounds that
     /// already score as taps: here the profile is the evidence that lets a sound in. Chosen on
     /// the corpus's development split (eight seeds without stimulus files, session 27): 8 dB
-    /// took back 18 taps and no other sound there; 11 dB, 23 taps and 5 other sounds.
+    /// took back 18 taps and no other sound there; 11 dB, 23 taps and 5 other sounds. The
+    /// outsider rule's riding suspects (`ridingOutliers`) use the same bound from the other
+    /// side: retuning it moves both.
     public static let maskedTapProfileDistance = 8.0
 
     /// The memberships of an onset's own properties but the mask's (sustained SNR, attack,

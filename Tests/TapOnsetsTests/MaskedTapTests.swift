@@ -119,3 +119,41 @@ import TapAudio
         #expect(scored(steady.filter { $0 != steady[6] }.map { onset($0) } + [masked(steady[6])])[steady[6]]?.kind == .tap)
     }
 }
+
+/// A sound that rose out of an earlier one and spreads its power further from the taps than
+/// a masked tap may is a suspect of the outsider rule (`TapScore.ridingOutliers`): off the
+/// rhythm it is set aside, on it a tap, and an anchor still.
+@Suite struct RidingSoundTests {
+    let helper = MaskedTapTests()
+
+    /// `rise` dB over what it rose out of (the mask asks 2.5; 5 dB is a syllable's), `distance`
+    /// dB from the taps' profile.
+    func riding(_ time: Double, distance: Double, rise: Double = 5, onEarlierSound: Bool = true) -> Onset {
+        let profile = zip(MaskedTapTests.tapProfile, [1.0, 1, 1, -1, -1, -1]).map { $0 + $1 * distance }
+        return helper.onset(time, aboveMask: rise, onEarlierSound: onEarlierSound, profile: profile)
+    }
+
+    @Test func aRidingSoundSpreadUnlikeTheTapsOffTheBeatIsNotATap() {
+        #expect(helper.scored(helper.taps(missing: 99) + [riding(3.7, distance: 8.5)])[3.7]?.kind == .other)
+        // Within the 8 dB it sounds like the taps, and off the beat too it stays one; so does a
+        // sound as far off that rose out of the background.
+        #expect(helper.scored(helper.taps(missing: 99) + [riding(3.7, distance: 7.5)])[3.7]?.kind == .tap)
+        #expect(helper.scored(helper.taps(missing: 99) + [riding(3.7, distance: 9.5, onEarlierSound: false)])[3.7]?.kind == .tap)
+        // 6 dB or more over what it rose out of, it is heard on its own.
+        #expect(helper.scored(helper.taps(missing: 99) + [riding(3.7, distance: 9.5, rise: 6.5)])[3.7]?.kind == .tap)
+        #expect(helper.scored(helper.taps(missing: 99) + [riding(3.7, distance: 9.5, rise: 5.5)])[3.7]?.kind == .other)
+    }
+
+    @Test func aRidingSoundSpreadUnlikeTheTapsOnTheBeatIsATap() {
+        #expect(helper.scored(helper.taps(missing: 5) + [riding(4.0, distance: 9.5)])[4.0]?.kind == .tap)
+    }
+
+    @Test func ridingSoundsStayAnchors() {
+        // Taps at 3.4 and 5.2 s silent, riding sounds in place of those at 4.0 and 4.6 s: each
+        // has only the other one interval away.
+        let onsets = (0..<12).filter { !(4...7).contains($0) }.map { helper.onset(1 + Double($0) * 0.6) }
+            + [riding(4.0, distance: 9.5), riding(4.6, distance: 9.5)]
+        let result = helper.scored(onsets)
+        #expect(result[4.0]?.kind == .tap && result[4.6]?.kind == .tap)
+    }
+}
