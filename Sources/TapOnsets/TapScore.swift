@@ -21,7 +21,8 @@ import TapStatistics
 /// spread their power over octave bands or in how slowly they build up) or pressed like a
 /// key that fall off their rhythm (see `outsiders`), and the sounds of a crowd that the
 /// rhythm or their sound sets aside (see `judgeCrowds`) have their scores multiplied by
-/// ``pairFactor``. A sound under 0.5 only for its mask membership (or a train's factor) that
+/// ``pairFactor``, and so is a tap less than 40 ms after another (see `tooSoonAfterATap`). A
+/// sound under 0.5 only for its mask membership (or a train's factor) that
 /// spreads its power like the taps and fills the one empty beat of a steady rhythm takes the
 /// score it would have clear of the mask (see `maskedTaps`). A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
@@ -105,6 +106,8 @@ public enum TapScore {
                                          setAside: releases.union(outsiders)) {
             finalScores[index] = score
         }
+        // What follows a tap closer than a finger taps again is no tap.
+        for index in tooSoonAfterATap(onsets, scores: finalScores) { finalScores[index] *= pairFactor }
         return onsets.indices.map { index in
             var onset = onsets[index]
             guard onset.features != nil else { return onset }
@@ -112,6 +115,22 @@ public enum TapScore {
             onset.kind = onset.tapScore >= cut ? .tap : .other
             return onset
         }
+    }
+
+    /// The taps (scores at ``outsiderReferenceScore``, `onsets` in time order) that follow the
+    /// last tap kept before them by less than the shortest press-to-release gap (``pairGap``,
+    /// 40 ms): no finger taps twice that soon, and what follows a tap so closely is its own
+    /// rattle or a click left in after it.
+    static func tooSoonAfterATap(_ onsets: [Onset], scores: [Double]) -> [Int] {
+        var tooSoon: [Int] = [], lastKept: Seconds = -.infinity
+        for index in onsets.indices where onsets[index].features != nil && scores[index] >= outsiderReferenceScore {
+            if onsets[index].time - lastKept < pairGap.lowerBound {
+                tooSoon.append(index)
+            } else {
+                lastKept = onsets[index].time
+            }
+        }
+        return tooSoon
     }
 
     /// The fewest taps whose spectra make a reference for the recording's tap sound.

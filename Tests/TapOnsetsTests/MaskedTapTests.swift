@@ -157,3 +157,35 @@ import TapAudio
         #expect(result[4.0]?.kind == .tap && result[4.6]?.kind == .tap)
     }
 }
+
+/// No finger taps twice within 40 ms (`TapScore.tooSoonAfterATap`): of two taps closer than
+/// that, the later, a click left in after the tap or its rattle, is set aside.
+@Suite struct TooSoonAfterATapTests {
+    let helper = MaskedTapTests()
+
+    @Test func aLoudSoundTwentyMillisecondsAfterATapIsNotATap() {
+        let click = helper.onset(4.02, strength: -10)
+        let result = helper.scored(helper.taps(missing: 99) + [click])
+        #expect(result[4.02]?.kind == .other)
+        #expect(result[4.0]?.kind == .tap)
+    }
+
+    @Test func aRunIsJudgedAgainstTheTapKept() {
+        // 20 ms after the tap, then 25 ms after that: the third is 45 ms after the tap kept.
+        let onsets = (helper.taps(missing: 99) + [helper.onset(4.02, strength: -10), helper.onset(4.045, strength: -10)])
+            .sorted { $0.time < $1.time }
+        let scores = onsets.map { _ in 1.0 }
+        let tooSoon = TapScore.tooSoonAfterATap(onsets, scores: scores).map { onsets[$0].time }
+        #expect(tooSoon == [4.02])
+    }
+
+    @Test func fortyMillisecondsAfterIsNotTooSoon() {
+        // From 40 ms on, the crowds' rule and the rhythm judge: this rule leaves the score.
+        func tooSoon(after gap: Double) -> [Double] {
+            let onsets = (helper.taps(missing: 99) + [helper.onset(4.0 + gap, strength: -10)]).sorted { $0.time < $1.time }
+            return TapScore.tooSoonAfterATap(onsets, scores: onsets.map { _ in 1.0 }).map { onsets[$0].time }
+        }
+        #expect(tooSoon(after: 0.039) == [4.039])
+        #expect(tooSoon(after: 0.040).isEmpty)
+    }
+}
