@@ -1,4 +1,3 @@
-import TapAudio
 import TapStatistics
 
 extension TapScore {
@@ -6,8 +5,9 @@ extension TapScore {
     /// taps' median profile (root mean square over the bands, dB) for it to sound like them
     /// (`maskedTaps`). Tighter than ``outsiderProfileDistance``, which sets aside sounds that
     /// already score as taps: here the profile is the evidence that lets a sound in. Chosen on
-    /// the corpus's development split (eight seeds without stimulus files, session 27): 8 dB
-    /// took back 18 taps and no other sound there; 11 dB, 23 taps and 5 other sounds. The
+    /// the corpus's development split (eight seeds without stimulus files, session 27), with a
+    /// prototype of the rule on the detector's saved output: 8 dB took back 18 taps and no
+    /// other sound there; 11 dB, 23 taps and 5 other sounds. The
     /// outsider rule's riding suspects (`ridingOutliers`) use the same bound from the other
     /// side: retuning it moves both.
     public static let maskedTapProfileDistance = 8.0
