@@ -46,38 +46,17 @@ public struct TapOnsetDetection: Sendable, Equatable {
     }
 
     /// The detection with its tap and other onsets scored and split again at `cut`
-    /// (``TapScore``), and its stimulus onsets marked as such; REPP-style alignment markers
-    /// (``StimulusMarkers``) and the clicks of a count-in (``CountInClicks``) join the stimulus
-    /// onsets (a count-in click already there, found on the click grid, is not listed twice).
+    /// (``TapScore``), and its stimulus onsets marked as such; a stimulus onset that is a tap
+    /// which sounded with its click (it spreads its power like the taps and unlike the other
+    /// stimulus onsets) leaves them where it scores as a tap among the sounds, and REPP-style
+    /// alignment markers (``StimulusMarkers``) and the clicks of a count-in (``CountInClicks``)
+    /// join them (a count-in click already there, found on the click grid, is not listed twice).
     public func classified(cut: Double) -> TapOnsetDetection {
         var copy = self
-        var stimulusOnsets = stimulusOnsets
-        var stimulusTimes = stimulusOnsets.map(\.time).sorted()
-        var sounds = (onsets + otherOnsets).sorted { $0.time < $1.time }
-        var scored = TapScore.classify(sounds, cut: cut, stimulusTimes: stimulusTimes)
-        // Taps that sounded with their clicks, set aside as the clicks' leftovers: those that
-        // score as taps among the sounds join them (the taps and the test at the reference
-        // score, so that a sweep of the cut does not move them); the rest stay leftovers.
-        let taps = scored.indices.filter { scored[$0].features != nil && scored[$0].tapScore >= TapScore.outsiderReferenceScore }
-        if let tapProfile = TapScore.medianProfile(scored, taps: taps) {
-            let suspects = Set(TapScore.tapsOnClicks(stimulusOnsets, tapProfile: tapProfile))
-            if !suspects.isEmpty {
-                // Each onset with the leftover it is, if it is one, in time order.
-                let trialOnsets = (sounds.map { ($0, Int?.none) } + suspects.map { (stimulusOnsets[$0], Int?.some($0)) })
-                    .sorted { $0.0.time < $1.0.time }
-                let trial = TapScore.classify(trialOnsets.map(\.0), cut: cut,
-                                              stimulusTimes: stimulusOnsets.indices.filter { !suspects.contains($0) }.map { stimulusOnsets[$0].time })
-                let heardAsTaps = Set(trialOnsets.indices.compactMap { position in
-                    trial[position].tapScore >= TapScore.outsiderReferenceScore ? trialOnsets[position].1 : nil
-                })
-                if !heardAsTaps.isEmpty {
-                    sounds = (sounds + heardAsTaps.map { stimulusOnsets[$0] }).sorted { $0.time < $1.time }
-                    stimulusOnsets = stimulusOnsets.indices.filter { !heardAsTaps.contains($0) }.map { stimulusOnsets[$0] }
-                    stimulusTimes = stimulusOnsets.map(\.time).sorted()
-                    scored = TapScore.classify(sounds, cut: cut, stimulusTimes: stimulusTimes)
-                }
-            }
-        }
+        let classification = TapScore.classify(onsets + otherOnsets, takingTapsOnClicksFrom: stimulusOnsets, cut: cut)
+        var scored = classification.sounds
+        let stimulus = classification.stimulus
+        let stimulusTimes = stimulus.map(\.time).sorted()
         let markerIndices = StimulusMarkers.indices(in: scored)
         let markers = markerIndices.sorted().map { scored[$0] }
         for index in markerIndices { scored[index].kind = .stimulus }   // no count-in of markers
@@ -89,7 +68,7 @@ public struct TapOnsetDetection: Sendable, Equatable {
         let kept = scored.indices.filter { !markerIndices.contains($0) && !countInIndices.contains($0) }.map { scored[$0] }
         copy.onsets = kept.filter { $0.kind == .tap }
         copy.otherOnsets = kept.filter { $0.kind == .other }
-        copy.stimulusOnsets = (stimulusOnsets + markers + countIn).sorted { $0.time < $1.time }
+        copy.stimulusOnsets = (stimulus + markers + countIn).sorted { $0.time < $1.time }
             .map { var onset = $0; onset.kind = .stimulus; return onset }
         return copy
     }

@@ -1,52 +1,85 @@
 import TapStatistics
 
 extension TapScore {
-    /// How far a click's leftover may lie from the recording's taps' median
+    /// How far a set-aside sound may lie from the recording's taps' median
     /// ``OnsetFeatures/bandProfile`` (root mean square over the bands, dB) to be taken back as a
     /// tap that sounded with its click (`tapsOnClicks`).
     public static let tapOnClickProfileDistance = 5.0
-    /// How much nearer the taps' median profile than the other leftovers such a sound lies, at
-    /// least, dB.
+    /// How much nearer the taps' median profile such a sound lies than the set-aside sounds
+    /// that resemble it, at least, dB: fewer than ``alikeSetAsideSounds`` of them may lie
+    /// within its distance from the taps' median plus this margin.
     public static let tapOnClickProfileMargin = 2.0
-    /// How many other leftovers a leftover must sound like (within its distance from the
-    /// taps plus ``tapOnClickProfileMargin``) to stay one: two, so that two taps on clicks
-    /// cannot vouch for each other alone.
-    public static let alikeLeftovers = 2
-    /// How far over the leftovers' median peak level such a sound peaks, at least, dB: a tap
-    /// adds at least as much power again as a click leaves (two equal powers make 3 dB more).
+    /// How many other set-aside sounds must resemble one for it to stay set aside: two, so that
+    /// two taps on clicks cannot vouch for each other alone.
+    public static let alikeSetAsideSounds = 2
+    /// The fewest measured set-aside sounds (the one judged among them) whose profiles and
+    /// levels stand for what the clicks leave.
+    public static let minimumMeasuredSetAsideSounds = 3
+    /// How far over the set-aside sounds' median peak level a tap taken back from them peaks,
+    /// at least, dB: a tap adds at least as much power again as a click leaves (two equal
+    /// powers make 3 dB more).
     public static let tapOnClickRiseDB = 3.0
 
-    /// The indices of `leftovers` (onsets set aside as what the bleed's subtraction left of a
-    /// click) that may be taps which sounded with their click: each spreads its power over the
-    /// octave bands as the recording's taps do (within ``tapOnClickProfileDistance`` of their
-    /// median profile, `tapProfile`) and not as the other leftovers do (fewer than
-    /// ``alikeLeftovers`` of them lie within its distance from the taps' median plus
-    /// ``tapOnClickProfileMargin``), and it peaks ``tapOnClickRiseDB`` or more over their
-    /// median level.
+    /// The indices (ascending) of `setAside`, the stimulus onsets of a recording, that may be
+    /// taps which sounded with their click: each spreads its power over the octave bands as the
+    /// recording's taps do (within ``tapOnClickProfileDistance`` of their median profile,
+    /// `tapProfile`) and not as the other set-aside sounds do (fewer than
+    /// ``alikeSetAsideSounds`` of them lie within its distance from the taps' median plus
+    /// ``tapOnClickProfileMargin``), and it peaks ``tapOnClickRiseDB`` or more over their median
+    /// level. Only onsets with features and a finite level are measured (a heard click is
+    /// listed without features); none with fewer than ``minimumMeasuredSetAsideSounds``.
     ///
-    /// A leftover is told from a tap by where it starts (where a heard click started) and how
-    /// loud it is (clearly under the click); a tap that falls on its click within a
-    /// millisecond or two, or that the detector heard as the click's start, passes both tests
-    /// (through a loudspeaker the tapper synchronises with what they hear, and the tap and click
-    /// coincide). Its sound still tells: the profile is measured on what a sound adds over the
+    /// What a click's subtraction leaves is set aside by where it starts (where the click was
+    /// heard to start) and how loud it is (clearly under the click); a tap that falls on its
+    /// click, as through a loudspeaker the tapper synchronises with what they hear, passes both
+    /// tests. Its sound still tells: the profile is measured on what a sound adds over the
     /// 10 ms before it, and what the subtraction leaves of a click keeps that click's colour,
-    /// like the leftovers of the other clicks (a recording can leave two kinds, from a click's
-    /// start and from its tail, so the nearest leftovers are compared, not their median),
-    /// while a tap keeps the taps'.
-    static func tapsOnClicks(_ leftovers: [Onset], tapProfile: [Double]) -> [Int] {
-        let measured = leftovers.indices.filter { leftovers[$0].features?.bandProfile?.count == tapProfile.count }
-        guard measured.count > alikeLeftovers, !tapProfile.isEmpty else { return [] }
-        let profiles = measured.map { leftovers[$0].features!.bandProfile! }
-        let leftoverLevel = Summary(measured.map { leftovers[$0].strength })!.median
+    /// like what it leaves of the other clicks (a recording can leave two kinds, from a click's
+    /// start and from its tail, so the nearest are compared, not their median), while a tap
+    /// keeps the taps'. Where no click could be subtracted, the clicks themselves are set
+    /// aside, and the same holds of a tap the click grid took for its click.
+    static func tapsOnClicks(_ setAside: [Onset], tapProfile: [Double]) -> [Int] {
+        let measured = setAside.indices.filter { index in
+            guard let profile = setAside[index].features?.bandProfile else { return false }
+            return profile.count == tapProfile.count && profile.allSatisfy(\.isFinite) && setAside[index].strength.isFinite
+        }
+        guard measured.count >= minimumMeasuredSetAsideSounds, !tapProfile.isEmpty,
+              let level = Summary(measured.map { setAside[$0].strength })?.median else { return [] }
+        let profiles = measured.map { setAside[$0].features!.bandProfile! }
         return measured.indices.filter { position in
-            guard leftovers[measured[position]].strength >= leftoverLevel + tapOnClickRiseDB else { return false }
-            let profile = profiles[position]
-            let toTaps = profileDistance(profile, tapProfile)
+            guard setAside[measured[position]].strength >= level + tapOnClickRiseDB else { return false }
+            let toTaps = profileDistance(profiles[position], tapProfile)
             guard toTaps <= tapOnClickProfileDistance else { return false }
             let alike = profiles.indices.filter { other in
-                other != position && profileDistance(profile, profiles[other]) <= toTaps + tapOnClickProfileMargin
+                other != position && profileDistance(profiles[position], profiles[other]) <= toTaps + tapOnClickProfileMargin
             }
-            return alike.count < alikeLeftovers
+            return alike.count < alikeSetAsideSounds
         }.map { measured[$0] }
+    }
+
+    /// `sounds` (any order) scored and classified as ``classify(_:cut:stimulusTimes:)`` does,
+    /// with the taps that sounded with their clicks taken back from `stimulus` (the recording's
+    /// stimulus onsets; `tapsOnClicks`, judged against the taps `sounds` alone give): those that
+    /// score as taps among the sounds (at ``outsiderReferenceScore``, so that a sweep of the cut
+    /// does not move them) join them; any that does not goes back, and the rest are scored
+    /// again without it. Returns the scored sounds in time order and the stimulus onsets left.
+    static func classify(_ sounds: [Onset], takingTapsOnClicksFrom stimulus: [Onset], cut: Double)
+        -> (sounds: [Onset], stimulus: [Onset]) {
+        let sounds = sounds.sorted { $0.time < $1.time }
+        let alone = classify(sounds, cut: cut, stimulusTimes: stimulus.map(\.time))
+        let taps = alone.indices.filter { alone[$0].features != nil && alone[$0].tapScore >= outsiderReferenceScore }
+        guard let tapProfile = medianProfile(alone, taps: taps) else { return (alone, stimulus) }
+        var taken = tapsOnClicks(stimulus, tapProfile: tapProfile)
+        while !taken.isEmpty {
+            let takenSet = Set(taken)
+            let left = stimulus.indices.filter { !takenSet.contains($0) }.map { stimulus[$0] }
+            // Each onset with the stimulus onset it was, if it was one, in time order.
+            let trial = (sounds.map { ($0, Int?.none) } + taken.map { (stimulus[$0], Int?.some($0)) }).sorted { $0.0.time < $1.0.time }
+            let scored = classify(trial.map(\.0), cut: cut, stimulusTimes: left.map(\.time))
+            let failing = Set(trial.indices.compactMap { scored[$0].tapScore < outsiderReferenceScore ? trial[$0].1 : nil })
+            if failing.isEmpty { return (scored, left) }
+            taken.removeAll { failing.contains($0) }
+        }
+        return (alone, stimulus)
     }
 }

@@ -24,9 +24,9 @@ import TapStatistics
 /// ``pairFactor``, and so is a tap less than 40 ms after another (see `tooSoonAfterATap`). A
 /// sound under 0.5 only for its mask membership (or a train's factor) that
 /// spreads its power like the taps and fills the one empty beat of a steady rhythm takes the
-/// score it would have clear of the mask (see `maskedTaps`); a click's leftover that spreads
-/// its power like the taps and unlike the other leftovers is scored among the sounds (see
-/// `tapsOnClicks`). A score of
+/// score it would have clear of the mask (see `maskedTaps`). (Before the sounds are
+/// classified, ``TapOnsetDetection/classified(cut:)`` takes back from the stimulus onsets the
+/// taps that sounded with their clicks: see `tapsOnClicks`.) A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
 /// tap-like; the default cut (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
 /// onset's peak with the recording's reference level, the second-loudest onset that passes

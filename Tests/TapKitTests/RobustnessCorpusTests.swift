@@ -342,11 +342,11 @@ import TapCorpus
     /// those clicks: they started where the click was heard to start, well under it. Their band
     /// profiles lie 3.7 and 1.6 dB from the taps' median and away from the other leftovers,
     /// and they are taps again (`TapScore.tapsOnClicks`): 6 taps missed before, 4 after, no
-    /// false onset in either dev item.
+    /// false onset in either dev item (one tap of slack: without the rule it fails).
     @Test func tapsThatSoundedWithTheirClicksAreTaps() throws {
         let scores = try Self.scores(seed: 97, itemsPerSplit: 2, conditions: [.loudspeaker], split: .dev)
         let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(falseOnsets == 0 && missed <= 4, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        #expect(falseOnsets == 0 && missed <= 5, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
     }
 
     /// `tapkit latency` with the touches on the same items (Docs/robustness.md, "With the

@@ -10,8 +10,9 @@ import TapAudio
     static let tapProfile = [-30.0, -2.5, -3.5, -30, -30, -30]
     static let clickProfile = [-30.0, -30, -12, -4, -3, -8]
 
-    func onset(_ time: Double, profile: [Double] = tapProfile, strength: Double = -20) -> Onset {
-        let features = OnsetFeatures(sustainedSNR: 20, attackDuration: 0.0015, aboveMaskDB: 20, decayDB: -12,
+    func onset(_ time: Double, profile: [Double] = tapProfile, strength: Double = -20, attack: Double = 0.0015,
+               decay: Double = -12) -> Onset {
+        let features = OnsetFeatures(sustainedSNR: 20, attackDuration: attack, aboveMaskDB: 20, decayDB: decay,
                                      spectralCentroid: 1_500, spectralFlatness: 0.01, soundCentroid: 1_500,
                                      bandProfile: profile, onEarlierSound: false)
         return Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.001, strength: strength, snrDB: 25,
@@ -56,10 +57,23 @@ import TapAudio
 
     @Test func withTooFewMeasuredLeftoversNoneIsTaken() {
         #expect(TapScore.tapsOnClicks(Array(leftovers.prefix(1)) + [onset(4.0)], tapProfile: Self.tapProfile).isEmpty)
+        // Three measured (the one judged among them) are enough.
+        #expect(TapScore.tapsOnClicks(Array(leftovers.prefix(2)) + [onset(4.0)], tapProfile: Self.tapProfile) == [2])
         // A leftover without features (a heard click itself) is not measured.
         var unmeasured = Array(leftovers.prefix(2))
         unmeasured[1].features = nil
         #expect(TapScore.tapsOnClicks(unmeasured + [onset(4.0)], tapProfile: Self.tapProfile).isEmpty)
+    }
+
+    @Test func aSoundWithoutAFiniteLevelIsNotMeasured() {
+        // Not measured, so two leftovers and the tap are too few; nothing traps on the NaN.
+        var unmeasured = Array(leftovers.prefix(3))
+        unmeasured[2].strength = .nan
+        #expect(TapScore.tapsOnClicks(unmeasured + [onset(4.0)], tapProfile: Self.tapProfile) == [3])
+        unmeasured[1].strength = -.infinity
+        #expect(TapScore.tapsOnClicks(unmeasured + [onset(4.0)], tapProfile: Self.tapProfile).isEmpty)
+        let detection = TapOnsetDetection(onsets: taps, stimulusOnsets: unmeasured + [onset(4.0)]).classified(cut: 0.5)
+        #expect(detection.onsets.count == 11)
     }
 
     @Test func theTakenTapJoinsTheTapsAndTheLeftoversStay() throws {
@@ -71,12 +85,20 @@ import TapAudio
     }
 
     @Test func aSuspectThatDoesNotScoreAsATapStaysALeftover() throws {
-        // Sounding like the taps but 55 dB under them: its level membership keeps it under the cut.
-        let faint = onset(4.0, strength: -75)
-        let detection = TapOnsetDetection(onsets: taps, stimulusOnsets: leftovers + [faint]).classified(cut: 0.5)
+        // Sounding like the taps and over the leftovers, but building up over 30 ms: a suspect
+        // whose attack keeps it under the cut among the sounds.
+        let slow = onset(4.0, strength: -30, attack: 0.030)
+        #expect(TapScore.tapsOnClicks(leftovers + [slow], tapProfile: Self.tapProfile) == [4])
+        let detection = TapOnsetDetection(onsets: taps, stimulusOnsets: leftovers + [slow]).classified(cut: 0.5)
         #expect(detection.onsets.count == 11)
         #expect(detection.otherOnsets.isEmpty)
         #expect(detection.stimulusOnsets.map(\.time).contains(4.0))
+        // Of two suspects (with the taps at 4.0 and 5.8 s missing), the one that scores as a
+        // tap is taken and the other goes back.
+        let tapsBut2 = (0..<12).filter { $0 != 5 && $0 != 8 }.map { onset(1 + Double($0) * 0.6) }
+        let both = TapOnsetDetection(onsets: tapsBut2, stimulusOnsets: leftovers + [slow, onset(5.8)]).classified(cut: 0.5)
+        #expect(both.onsets.map(\.time).contains(5.8) && !both.onsets.map(\.time).contains(4.0))
+        #expect(both.stimulusOnsets.map(\.time).contains(4.0) && !both.stimulusOnsets.map(\.time).contains(5.8))
     }
 
     @Test func withFewerThanEightTapsNoLeftoverIsTaken() {
@@ -85,10 +107,15 @@ import TapAudio
         #expect(detection.onsets.count == 7)
     }
 
-    @Test func theTapsDoNotDependOnTheCut() {
-        let detection = TapOnsetDetection(onsets: taps, stimulusOnsets: leftovers + [onset(4.0)])
+    @Test func theTapsDoNotDependOnTheCut() throws {
+        // A suspect whose decay (−1.6 dB, near the −1 dB boundary) scores it about 0.65: a tap
+        // at the default cut, other at 0.9, but taken back at either.
+        let detection = TapOnsetDetection(onsets: taps, stimulusOnsets: leftovers + [onset(4.0, decay: -1.6)])
+        let taken = try #require(detection.classified(cut: 0.5).onsets.first { $0.time == 4.0 })
+        #expect(taken.tapScore > 0.5 && taken.tapScore < 0.9)
         let scores = { (cut: Double) in detection.classified(cut: cut).allOnsets.map(\.tapScore) }
         #expect(scores(0.05) == scores(0.5))
         #expect(scores(0.9) == scores(0.5))
+        #expect(detection.classified(cut: 0.9).otherOnsets.map(\.time) == [4.0])
     }
 }
