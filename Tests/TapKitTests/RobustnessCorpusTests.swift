@@ -19,11 +19,13 @@ import TapCorpus
 /// whose power spreads over the octave bands unlike the taps' were set aside and the edges of
 /// a recording came to count as no anchor: `gated` dev 0.906 → 0.923 and held 0.939 → 0.979,
 /// `clipping` held 0.984 → 1.000, `handling-noise` dev 0.971 → 0.986, `speech` held 0.941 →
-/// 0.985, `keyboard` dev 0.983 → 1.000 and held 0.921 → 0.933.)
+/// 0.985, `keyboard` dev 0.983 → 1.000 and held 0.921 → 0.933. `gated` dev 0.90 → 0.94 in
+/// session 28, when a count-in whose clicks a noise gate opened on unlike came to be found:
+/// 0.923 → 0.960.)
 @Suite(.serialized) struct RobustnessCorpusTests {
     /// F1 floors per condition, [dev, held].
     static let floors: [String: (dev: Double, held: Double)] = [
-        "baseline": (0.98, 0.96), "gated": (0.90, 0.95), "agc": (0.95, 0.96), "aac": (0.98, 0.95),
+        "baseline": (0.98, 0.96), "gated": (0.94, 0.95), "agc": (0.95, 0.96), "aac": (0.98, 0.95),
         "opus": (0.98, 0.98), "mp3": (0.98, 0.92), "rate16k": (0.98, 0.88), "rate8k": (0.98, 0.96),
         "reverb": (0.98, 0.95), "clipping": (0.95, 0.98), "dc-offset": (0.96, 0.98), "handling-noise": (0.96, 0.93),
         "sine-burst": (0.95, 0.98), "woodblock": (0.95, 0.96), "noise-click": (0.93, 0.96), "beep": (0.95, 0.90),
@@ -335,6 +337,18 @@ import TapCorpus
         let scores = try Self.scores(seed: 2026, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev)
         let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
         #expect(falseOnsets <= 2 && missed <= 4, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+    }
+
+    /// A count-in through a noise gate (seed 103, `gated-dev-2`, 1.006 and 1.560 s): the gate
+    /// opened on each click and took the first part of one more than of the other (2.9 and
+    /// 5.6 ms from start to peak), so the clicks' interval lay 1.7 ms off the later taps'
+    /// period, over 1 ms and three standard errors, and both passed as taps. The bound now
+    /// grows to their difference in build-up, at most 2 ms (`CountInClicks.gatedPeriodAgreement`):
+    /// 2 false onsets before, none after, in the two dev items.
+    @Test func aCountInThroughANoiseGateIsNoTaps() throws {
+        let scores = try Self.scores(seed: 103, itemsPerSplit: 2, conditions: [.gated], split: .dev)
+        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
+        #expect(falseOnsets == 0 && missed == 0, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
     }
 
     /// Taps that sounded with their loudspeaker's clicks (seed 97, `loudspeaker-dev-2`, 2.69 and
