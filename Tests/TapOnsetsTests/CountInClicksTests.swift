@@ -124,7 +124,7 @@ import Testing
             // Built up alike, or 2.5 ms off (beyond the 2 ms cap), they are taps.
             let alike = [click(1.0, attack: 0.00275), click(1.4985, attack: 0.00275)]
             #expect(CountInClicks.indices(in: alike + later).isEmpty, "seed \(seed)")
-            let farOff = [click(1.0, attack: 0.00275), click(1.4975, attack: 0.020)]
+            let farOff = [click(1.0, attack: 0.00275), click(1.5025, attack: 0.020)]
             #expect(CountInClicks.indices(in: farOff + later).isEmpty, "seed \(seed)")
         }
     }
