@@ -65,10 +65,15 @@ public struct TapOnsetDetection: Sendable, Equatable {
         // compares a sound with a heard click: where it first rose.
         let countIn = countInIndices.sorted().map { scored[$0] }
             .filter { !stimulusTimes.contains($0.precursorTime ?? $0.time, within: clickResidueWindow) }
-        let kept = scored.indices.filter { !markerIndices.contains($0) && !countInIndices.contains($0) }.map { scored[$0] }
+        // Sounds that copy the clicks set aside (and the count-in's) to the decibel are clicks.
+        let copyIndices = ClickCopies.indices(in: scored, clicks: stimulus + countInIndices.map { scored[$0] })
+            .subtracting(markerIndices).subtracting(countInIndices)
+        let copies = copyIndices.sorted().map { scored[$0] }
+        let kept = scored.indices.filter { !markerIndices.contains($0) && !countInIndices.contains($0) && !copyIndices.contains($0) }
+            .map { scored[$0] }
         copy.onsets = kept.filter { $0.kind == .tap }
         copy.otherOnsets = kept.filter { $0.kind == .other }
-        copy.stimulusOnsets = (stimulus + markers + countIn).sorted { $0.time < $1.time }
+        copy.stimulusOnsets = (stimulus + markers + countIn + copies).sorted { $0.time < $1.time }
             .map { var onset = $0; onset.kind = .stimulus; return onset }
         return copy
     }
