@@ -45,8 +45,9 @@ public enum OnsetKind: String, Sendable, Codable, CaseIterable {
     /// Any other sound: below the tap-score cut (noise blips, a tap's own decay, speech,
     /// knocks, keyboard pairs).
     case other
-    /// The stimulus leaking into the microphone: a metronome click on its grid, or an
-    /// alignment marker (``StimulusMarkers``).
+    /// The stimulus leaking into the microphone: a metronome click on its grid or what its
+    /// subtraction left, an alignment marker (``StimulusMarkers``), a count-in's click
+    /// (``CountInClicks``) or a click that copies those (``ClickCopies``).
     case stimulus
 }
 

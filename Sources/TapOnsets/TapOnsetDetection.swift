@@ -9,7 +9,9 @@ public struct TapOnsetDetection: Sendable, Equatable {
     public var onsets: [Onset]
     /// Onsets of other sounds (``OnsetKind/other``: tap score below the cut), in time order.
     public var otherOnsets: [Onset] = []
-    /// Onsets of the first pass that lay on an isochronous click grid (stimulus bleed).
+    /// Onsets of the stimulus (``OnsetKind/stimulus``): the clicks on an isochronous click
+    /// grid and what their subtraction left (or a stimulus file's), REPP-style markers, a
+    /// count-in's clicks and the sounds that copy those clicks, in time order.
     public var stimulusOnsets: [Onset]
     /// How many clicks were subtracted from the recording before the final detection.
     public var cancelledClicks: Int
@@ -49,8 +51,9 @@ public struct TapOnsetDetection: Sendable, Equatable {
     /// (``TapScore``), and its stimulus onsets marked as such; a stimulus onset that is a tap
     /// which sounded with its click (it spreads its power like the taps and unlike the other
     /// stimulus onsets) leaves them where it scores as a tap among the sounds, and REPP-style
-    /// alignment markers (``StimulusMarkers``) and the clicks of a count-in (``CountInClicks``)
-    /// join them (a count-in click already there, found on the click grid, is not listed twice).
+    /// alignment markers (``StimulusMarkers``), the clicks of a count-in (``CountInClicks``) and
+    /// the sounds that copy the clicks set aside (``ClickCopies``) join them (a count-in click
+    /// already there, found on the click grid, is not listed twice).
     public func classified(cut: Double) -> TapOnsetDetection {
         var copy = self
         let classification = TapScore.classify(onsets + otherOnsets, takingTapsOnClicksFrom: stimulusOnsets, cut: cut)
@@ -66,8 +69,7 @@ public struct TapOnsetDetection: Sendable, Equatable {
         let countIn = countInIndices.sorted().map { scored[$0] }
             .filter { !stimulusTimes.contains($0.precursorTime ?? $0.time, within: clickResidueWindow) }
         // Sounds that copy the clicks set aside (and the count-in's) to the decibel are clicks.
-        let copyIndices = ClickCopies.indices(in: scored, clicks: stimulus + countInIndices.map { scored[$0] })
-            .subtracting(markerIndices).subtracting(countInIndices)
+        let copyIndices = ClickCopies.indices(in: scored, clicks: stimulus + countIn).subtracting(countInIndices)
         let copies = copyIndices.sorted().map { scored[$0] }
         let kept = scored.indices.filter { !markerIndices.contains($0) && !countInIndices.contains($0) && !copyIndices.contains($0) }
             .map { scored[$0] }

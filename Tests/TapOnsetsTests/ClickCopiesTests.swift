@@ -19,6 +19,14 @@ import Testing
     /// A count-in's two clicks, set aside.
     var clicks: [Onset] { [onset(1.0, profile: Self.clickProfile, level: -39.4), onset(1.674, profile: Self.clickProfile, level: -39.9)] }
 
+    /// Twelve taps a beat apart from 2.3 s, at −20 dBFS (their median level).
+    var taps: [Onset] { (0..<12).map { onset(2.3 + 0.674 * Double($0), profile: Self.tapProfile, level: -20, centroid: 1_500) } }
+
+    /// The indices among `sounds` (after the taps) that copy the clicks.
+    func copies(_ sounds: [Onset], clicks: [Onset]? = nil) -> Set<Int> {
+        Set(ClickCopies.indices(in: taps + sounds, clicks: clicks ?? self.clicks).map { $0 - taps.count })
+    }
+
     /// `profile` moved `distance` dB (root mean square over the six bands).
     func shifted(_ profile: [Double], by distance: Double) -> [Double] {
         zip(profile, [1.0, 1, 1, -1, -1, -1]).map { $0 + $1 * distance }
@@ -26,8 +34,7 @@ import Testing
 
     @Test func aLoneClickThatCopiesTheSetAsideOnesIsOne() {
         let lone = onset(9.765, profile: shifted(Self.clickProfile, by: 0.5), level: -39.8, centroid: 947)
-        let tap = onset(9.1, profile: Self.tapProfile, level: -20, centroid: 1_500)
-        #expect(ClickCopies.indices(in: [tap, lone], clicks: clicks) == [1])
+        #expect(copies([lone]) == [0])
     }
 
     @Test func aSoundOffInProfileLevelOrPitchIsNoCopy() {
@@ -37,29 +44,59 @@ import Testing
             (onset(9.765, profile: Self.clickProfile, level: -39.8, centroid: 1_030), "8 % higher in centroid"),
         ]
         for (sound, what) in cases {
-            #expect(ClickCopies.indices(in: [sound], clicks: clicks).isEmpty, "\(what)")
+            #expect(copies([sound]).isEmpty, "\(what)")
         }
+        // A tap just before a click sounds on into it: its whole sound's centroid is the
+        // click's, its onset's is its own, and the onset's is compared.
+        var intoAClick = onset(9.765, profile: Self.clickProfile, level: -39.8, centroid: 1_030)
+        intoAClick.features?.soundCentroid = 948
+        #expect(copies([intoAClick]).isEmpty)
         // Within the bounds on each: a copy.
         let near = onset(9.765, profile: shifted(Self.clickProfile, by: 0.9), level: -39.0, centroid: 990)
-        #expect(ClickCopies.indices(in: [near], clicks: clicks) == [0])
+        #expect(copies([near]) == [0])
     }
 
     @Test func oneClickToCopyIsNotEnough() {
         let lone = onset(9.765, profile: Self.clickProfile, level: -39.6)
-        #expect(ClickCopies.indices(in: [lone], clicks: Array(clicks.prefix(1))).isEmpty)
+        #expect(copies([lone], clicks: Array(clicks.prefix(1))).isEmpty)
         // A heard click listed without features is not compared.
         var unmeasured = clicks
         unmeasured[1].features = nil
-        #expect(ClickCopies.indices(in: [lone], clicks: unmeasured).isEmpty)
+        #expect(copies([lone], clicks: unmeasured).isEmpty)
     }
 
-    @Test func onlyTapsAreJudged() {
-        let other = onset(9.765, profile: Self.clickProfile, level: -39.6, kind: .other)
-        #expect(ClickCopies.indices(in: [other], clicks: clicks).isEmpty)
+    /// Judged by score, not by the cut: a sound under the reference score is no tap to set
+    /// aside; one over it is judged whatever kind the cut gave it.
+    @Test func onlyTapsAtTheReferenceScoreAreJudged() {
+        var under = onset(9.765, profile: Self.clickProfile, level: -39.6, kind: .other)
+        under.tapScore = 0.3
+        #expect(copies([under]).isEmpty)
+        var over = under
+        over.tapScore = 0.7
+        #expect(copies([over]) == [0])
+    }
+
+    /// A tapper whose taps are as alike as clicks (a key, a pad), some of them set aside with
+    /// their clicks: the taps at their own level are no copies of those.
+    @Test func tapsAsAlikeAsClicksAreNoCopies() {
+        let setAsideTaps = [onset(1.0, profile: Self.tapProfile, level: -20, centroid: 1_500),
+                            onset(1.674, profile: Self.tapProfile, level: -20.3, centroid: 1_500)]
+        #expect(ClickCopies.indices(in: taps, clicks: setAsideTaps).isEmpty)
+        // 10 dB under the taps' median level a copy may lie; 9 dB under, it may not.
+        let clicksAt = { (level: Double) in [self.onset(1.0, profile: Self.clickProfile, level: level),
+                                             self.onset(1.674, profile: Self.clickProfile, level: level)] }
+        #expect(copies([onset(9.765, profile: Self.clickProfile, level: -30)], clicks: clicksAt(-30)) == [0])
+        #expect(copies([onset(9.765, profile: Self.clickProfile, level: -29)], clicks: clicksAt(-29)).isEmpty)
+    }
+
+    @Test func withFewerThanEightTapsNothingIsACopy() {
+        let lone = onset(9.765, profile: Self.clickProfile, level: -39.6)
+        // Six taps and the lone click: seven sounds at the reference score.
+        #expect(ClickCopies.indices(in: Array(taps.prefix(6)) + [lone], clicks: clicks).isEmpty)
+        #expect(ClickCopies.indices(in: Array(taps.prefix(7)) + [lone], clicks: clicks) == [7])
     }
 
     @Test func theCopyJoinsTheStimulusOnsets() {
-        let taps = (0..<12).map { onset(2.3 + 0.674 * Double($0), profile: Self.tapProfile, level: -20, centroid: 1_500) }
         let lone = onset(2.3 + 0.674 * 12, profile: Self.clickProfile, level: -39.6)   // on the beat after the last tap
         let detection = TapOnsetDetection(onsets: taps + [lone], stimulusOnsets: clicks).classified(cut: 0.5)
         #expect(detection.onsets.count == 12)
