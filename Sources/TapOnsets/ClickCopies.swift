@@ -10,14 +10,15 @@ import TapStatistics
 /// (a count-in's clicks, what a subtraction left of clicks, or, where no click could be
 /// subtracted, the clicks set aside whole) lie within ``profileTolerance`` of its
 /// ``OnsetFeatures/bandProfile`` (root mean square over the bands), within ``levelTolerance``
-/// of its peak level and within ``centroidTolerance`` of its spectral centroid, and it lies
-/// ``CountInClicks/bleedDropDB`` or more under the median level of the recording's taps:
+/// of its peak level and within ``centroidTolerance`` of its spectral centroid (where both
+/// were measured; alike as `StimulusMarkers.soundAlike` judges markers, with tighter bounds),
+/// and it lies ``CountInClicks/bleedDropDB`` or more under the median level of the taps:
 /// bleed reaches the microphone far fainter than a tap on the device, and a tapper whose taps
 /// are as alike as a metronome's clicks (a key, a pad), some of which were set aside with
 /// their clicks, keeps the taps at their own level. On the robustness corpus's eight seeds,
 /// set-aside sounds lie a median 1.7 dB from the second nearest of them in profile (a quarter
 /// within 1.1 dB); a gated recording's lone clicks lay 0.0–0.1 dB from the count-in's, and the
-/// copies found lay 10–30 dB under the taps.
+/// copies found lay 11–30 dB under the taps.
 public enum ClickCopies {
     /// How far a copy's band profile may lie from a set-aside click's, dB (root mean square).
     public static let profileTolerance = 1.0
@@ -33,32 +34,28 @@ public enum ClickCopies {
 
     /// Indices of `onsets` (scored; those at ``TapScore/outsiderReferenceScore`` or more are
     /// the taps, whatever the cut) that copy at least ``minimumCopies`` of `clicks` (the
-    /// recording's stimulus onsets; those without a band profile, a finite level or a centroid
-    /// are not compared). None with fewer than ``TapScore/outsiderMinimumTaps`` taps.
+    /// recording's stimulus onsets; those without a band profile or a finite level are not
+    /// compared; centroids are compared where both were measured, as
+    /// `StimulusMarkers.soundAlike` does). None with fewer than ``TapScore/outsiderMinimumTaps``
+    /// taps.
     public static func indices(in onsets: [Onset], clicks: [Onset]) -> Set<Int> {
-        // The onset's own centroid, not its whole sound's: a tap just before a click sounds
-        // on into it, and its sound's centroid is the click's.
-        func centroid(_ onset: Onset) -> Double? {
-            guard let features = onset.features else { return nil }
-            return [features.spectralCentroid, features.soundCentroid].compactMap { $0 }.first { $0.isFinite && $0 > 0 }
+        let measured = clicks.filter { click in
+            guard let profile = click.features?.bandProfile else { return false }
+            return !profile.isEmpty && profile.allSatisfy(\.isFinite) && click.strength.isFinite
         }
-        let measured = clicks.compactMap { click -> (profile: [Double], level: Double, centroid: Double)? in
-            guard let profile = click.features?.bandProfile, !profile.isEmpty, profile.allSatisfy(\.isFinite),
-                  click.strength.isFinite, let centroid = centroid(click) else { return nil }
-            return (profile, click.strength, centroid)
-        }
-        let taps = onsets.indices.filter { onsets[$0].features != nil && onsets[$0].tapScore >= TapScore.outsiderReferenceScore }
+        let taps = TapScore.referenceTaps(onsets)
         let levels = taps.map { onsets[$0].strength }.filter(\.isFinite)
         guard measured.count >= minimumCopies, levels.count >= TapScore.outsiderMinimumTaps,
               let tapLevel = Summary(levels)?.median else { return [] }
         return Set(taps.filter { index in
             let onset = onsets[index]
-            guard let profile = onset.features?.bandProfile, onset.strength.isFinite,
-                  onset.strength <= tapLevel - CountInClicks.bleedDropDB, let pitch = centroid(onset) else { return false }
+            guard let profile = onset.features?.bandProfile, onset.strength <= tapLevel - CountInClicks.bleedDropDB else { return false }
+            // Alike as markers are, with tighter bounds; the centroid compared is the onset's
+            // own, not its whole sound's: a tap just before a click sounds on into it, and its
+            // sound's centroid is the click's.
             var copied = 0
-            for click in measured where abs(click.level - onset.strength) <= levelTolerance
-                && max(pitch, click.centroid) <= centroidTolerance * min(pitch, click.centroid)
-                && TapScore.profileDistance(profile, click.profile) <= profileTolerance {
+            for click in measured where TapScore.profileDistance(profile, click.features!.bandProfile!) <= profileTolerance
+                && StimulusMarkers.soundAlike([onset, click], levelSpread: levelTolerance, centroidSpread: centroidTolerance) {
                 copied += 1
                 if copied >= minimumCopies { return true }
             }

@@ -34,14 +34,15 @@ public enum StimulusMarkers {
     }
 
     /// Whether `sounds` are one sound played again (markers, a metronome's clicks): peak
-    /// levels within ``levelSpreadDB`` (or, with `orHeights`, their heights over the
-    /// background, ``Onset/snrDB``, within it: a gain control moves the levels of sounds it
-    /// raises, not their heights) and, when every one was measured, spectral centroids within
-    /// `centroidSpread` (a ratio; ``centroidSpread`` by default).
-    static func soundAlike(_ sounds: [Onset], orHeights: Bool = false, centroidSpread: Double = centroidSpread) -> Bool {
+    /// levels within `levelSpread` dB (``levelSpreadDB`` by default; or, with `orHeights`,
+    /// their heights over the background, ``Onset/snrDB``, within it: a gain control moves the
+    /// levels of sounds it raises, not their heights) and, when every one was measured,
+    /// spectral centroids within `centroidSpread` (a ratio; ``centroidSpread`` by default).
+    static func soundAlike(_ sounds: [Onset], orHeights: Bool = false, levelSpread: Double = levelSpreadDB,
+                           centroidSpread: Double = centroidSpread) -> Bool {
         func within(_ values: [Double]) -> Bool {
             guard let highest = values.max(), let lowest = values.min() else { return false }
-            return highest - lowest <= levelSpreadDB
+            return highest - lowest <= levelSpread
         }
         guard within(sounds.map(\.strength)) || orHeights && within(sounds.map(\.snrDB)) else { return false }
         let centroids = sounds.compactMap { $0.features?.spectralCentroid }.filter { $0 > 0 }

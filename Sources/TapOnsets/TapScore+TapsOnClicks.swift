@@ -67,8 +67,7 @@ extension TapScore {
         -> (sounds: [Onset], stimulus: [Onset]) {
         let sounds = sounds.sorted { $0.time < $1.time }
         let alone = classify(sounds, cut: cut, stimulusTimes: stimulus.map(\.time))
-        let taps = alone.indices.filter { alone[$0].features != nil && alone[$0].tapScore >= outsiderReferenceScore }
-        guard let tapProfile = medianProfile(alone, taps: taps) else { return (alone, stimulus) }
+        guard let tapProfile = medianProfile(alone, taps: referenceTaps(alone)) else { return (alone, stimulus) }
         var taken = tapsOnClicks(stimulus, tapProfile: tapProfile)
         while !taken.isEmpty {
             let takenSet = Set(taken)

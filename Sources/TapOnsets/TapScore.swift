@@ -135,6 +135,12 @@ public enum TapScore {
         return tooSoon
     }
 
+    /// Indices of the scored `onsets` that are taps at ``outsiderReferenceScore``, whatever
+    /// cut split them: the taps a rule applied after the scoring measures the recording by.
+    static func referenceTaps(_ onsets: [Onset]) -> [Int] {
+        onsets.indices.filter { onsets[$0].features != nil && onsets[$0].tapScore >= outsiderReferenceScore }
+    }
+
     /// The fewest taps whose spectra make a reference for the recording's tap sound.
     public static let outsiderMinimumTaps = 8
     /// The score (before the outsider rule) at which an onset joins that reference: the

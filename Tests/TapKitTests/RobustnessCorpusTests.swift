@@ -247,9 +247,7 @@ import TapCorpus
     /// passed as taps (10 false onsets, 9 of them the beeps') until such leftovers came to be
     /// judged as the sounds' starts are (`separateBleedResidues`, `residueInSoundWindow`).
     @Test func whatAStimulusFileLeavesInsideItsBeepsIsNotTaps() throws {
-        let scores = try Self.scores(seed: 109, itemsPerSplit: 2, conditions: [.loudspeakerAAC], split: .dev, withStimulus: true)
-        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(falseOnsets <= 2 && missed <= 1, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        try Self.expectItems(seed: 109, itemsPerSplit: 2, conditions: [.loudspeakerAAC], split: .dev, withStimulus: true, falseOnsetsAtMost: 2, missedAtMost: 1)
     }
 
     /// Taps 13–22 ms before a loudspeaker's woodblock through AAC (seed 103,
@@ -264,9 +262,7 @@ import TapCorpus
     /// than its leftover (one of them the leftover itself, 9 ms from the tap), and one that
     /// scores as no tap among sounds that no longer include the leftovers.
     @Test func aTapJustBeforeALoudClickDecaysBeforeIt() throws {
-        let scores = try Self.scores(seed: 103, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev)
-        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(missed <= 4 && falseOnsets <= 6, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        try Self.expectItems(seed: 103, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev, falseOnsetsAtMost: 6, missedAtMost: 4)
     }
 
     /// Noise clicks through a loudspeaker and AAC at 64 kbit/s, without the stimulus file (seed
@@ -276,9 +272,7 @@ import TapCorpus
     /// them, off the heard clicks' starts, and 10 passed as taps (2 taps missed). Set aside as
     /// the leftovers of fitted clicks (`separateSmearedResidues`): none, and 3 taps missed.
     @Test func whatTheTemplateLeavesOfCodedClicksIsNotTaps() throws {
-        let scores = try Self.scores(seed: 31, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev)
-        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(falseOnsets <= 1 && missed <= 3, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        try Self.expectItems(seed: 31, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev, falseOnsetsAtMost: 1, missedAtMost: 3)
     }
 
     /// Syllables 65 ms from a tap (seed 1, `speech-dev-1`): two build up over 9–10 ms where the
@@ -288,9 +282,7 @@ import TapCorpus
     /// could not choose. Of a crowd, the sounds unlike the taps now lose to one like them
     /// (`judgeCrowds`): 4 false onsets, 3 of them these, before; 1 after; 1 tap missed both.
     @Test func aSyllableCrowdingATapLosesToIt() throws {
-        let scores = try Self.scores(seed: 1, itemsPerSplit: 1, conditions: [.speech], split: .dev)
-        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(falseOnsets <= 1 && missed <= 1, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        try Self.expectItems(seed: 1, itemsPerSplit: 1, conditions: [.speech], split: .dev, falseOnsetsAtMost: 1, missedAtMost: 1)
     }
 
     /// A tap 0.27 s after a key's loud, slowly built sound (seed 103, `keyboard-dev-1`, 7.96 s)
@@ -299,9 +291,7 @@ import TapCorpus
     /// empty beat between two taps two intervals apart. It now fills that beat
     /// (`TapScore.maskedTaps`): no false onset and no tap missed, against one tap missed before.
     @Test func aTapInTheTailOfAKeysSoundFillsItsBeat() throws {
-        let scores = try Self.scores(seed: 103, itemsPerSplit: 1, conditions: [.keyboard], split: .dev)
-        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(falseOnsets == 0 && missed == 0, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        try Self.expectItems(seed: 103, itemsPerSplit: 1, conditions: [.keyboard], split: .dev, falseOnsetsAtMost: 0, missedAtMost: 0)
     }
 
     /// Two quiet taps in a row (seed 103, `rate16k-dev-2`, 10.82 and 11.27 s) came out with
@@ -312,9 +302,7 @@ import TapCorpus
     /// anchor lies two intervals away (`TapScore.outsiders`): no false onset and no tap missed
     /// in either dev item.
     @Test func twoQuietTapsInARowKeepEachOthersPlace() throws {
-        let scores = try Self.scores(seed: 103, itemsPerSplit: 2, conditions: [.rate16k], split: .dev)
-        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(falseOnsets == 0 && missed == 0, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        try Self.expectItems(seed: 103, itemsPerSplit: 2, conditions: [.rate16k], split: .dev, falseOnsetsAtMost: 0, missedAtMost: 0)
     }
 
     /// Three sounds that rose out of the speech (seed 113, `speech-dev-1`, 4.92, 10.59 and
@@ -324,9 +312,7 @@ import TapCorpus
     /// (`TapScore.ridingUnlike`), and these, off the rhythm, are set aside: 3 false onsets
     /// before, none after; the 9 taps missed (lost in the speech) are unchanged.
     @Test func soundsRisingOutOfSpeechOffTheBeatAreNotTaps() throws {
-        let scores = try Self.scores(seed: 113, itemsPerSplit: 1, conditions: [.speech], split: .dev)
-        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(falseOnsets == 0 && missed <= 9, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        try Self.expectItems(seed: 113, itemsPerSplit: 1, conditions: [.speech], split: .dev, falseOnsetsAtMost: 0, missedAtMost: 9)
     }
 
     /// Clicks that AAC left in 20–36 ms after a tap (seed 2026, `loudspeaker-aac-dev-1`: 3.21,
@@ -334,9 +320,7 @@ import TapCorpus
     /// No finger taps twice within 40 ms: the later of two such taps is set aside
     /// (`TapScore.tooSoonAfterATap`): 7 false onsets before, 2 after; 4 taps missed both.
     @Test func whatFollowsATapWithinFortyMillisecondsIsNoTap() throws {
-        let scores = try Self.scores(seed: 2026, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev)
-        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(falseOnsets <= 2 && missed <= 4, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        try Self.expectItems(seed: 2026, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev, falseOnsetsAtMost: 2, missedAtMost: 4)
     }
 
     /// A count-in through a noise gate (seed 103, `gated-dev-2`, 1.006 and 1.560 s): the gate
@@ -346,9 +330,7 @@ import TapCorpus
     /// grows to their difference in build-up, at most 2 ms (`CountInClicks.gatedPeriodAgreement`):
     /// 2 false onsets before, none after, in the two dev items.
     @Test func aCountInThroughANoiseGateIsNoTaps() throws {
-        let scores = try Self.scores(seed: 103, itemsPerSplit: 2, conditions: [.gated], split: .dev)
-        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(falseOnsets == 0 && missed == 0, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        try Self.expectItems(seed: 103, itemsPerSplit: 2, conditions: [.gated], split: .dev, falseOnsetsAtMost: 0, missedAtMost: 0)
     }
 
     /// Taps that sounded with their loudspeaker's clicks (seed 97, `loudspeaker-dev-2`, 2.69 and
@@ -358,9 +340,7 @@ import TapCorpus
     /// and they are taps again (`TapScore.tapsOnClicks`): 6 taps missed before, 4 after, no
     /// false onset in either dev item (one tap of slack: without the rule it fails).
     @Test func tapsThatSoundedWithTheirClicksAreTaps() throws {
-        let scores = try Self.scores(seed: 97, itemsPerSplit: 2, conditions: [.loudspeaker], split: .dev)
-        let (falseOnsets, missed) = Self.falseOnsetsAndMissed(scores)
-        #expect(falseOnsets == 0 && missed <= 5, "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))")
+        try Self.expectItems(seed: 97, itemsPerSplit: 2, conditions: [.loudspeaker], split: .dev, falseOnsetsAtMost: 0, missedAtMost: 5)
     }
 
     /// `tapkit latency` with the touches on the same items (Docs/robustness.md, "With the
@@ -405,8 +385,16 @@ import TapCorpus
     /// in an experiment folder. Both splits are rendered (the corpus is drawn as a whole); only
     /// `split`'s items are scored.
     /// The false onsets and the taps missed over `scores`.
-    static func falseOnsetsAndMissed(_ scores: [ItemScore]) -> (falseOnsets: Int, missed: Int) {
-        (scores.reduce(0) { $0 + $1.onsets - $1.hits }, scores.reduce(0) { $0 + $1.taps - $1.hits })
+    /// Renders the items (as `scores(seed:itemsPerSplit:conditions:split:withStimulus:)`) and
+    /// expects their false onsets and missed taps, summed, at most the bounds given.
+    static func expectItems(seed: UInt64, itemsPerSplit: Int, conditions: [CorpusCondition], split: CorpusSplit,
+                            withStimulus: Bool = false, falseOnsetsAtMost: Int, missedAtMost: Int,
+                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let scores = try scores(seed: seed, itemsPerSplit: itemsPerSplit, conditions: conditions, split: split,
+                                withStimulus: withStimulus)
+        let falseOnsets = scores.reduce(0) { $0 + $1.onsets - $1.hits }, missed = scores.reduce(0) { $0 + $1.taps - $1.hits }
+        #expect(falseOnsets <= falseOnsetsAtMost && missed <= missedAtMost,
+                "\(falseOnsets) false onsets, \(missed) taps missed: \(scores.map(\.falseOnsetCauses))", sourceLocation: sourceLocation)
     }
 
     static func scores(seed: UInt64, itemsPerSplit: Int, conditions: [CorpusCondition], split: CorpusSplit,
