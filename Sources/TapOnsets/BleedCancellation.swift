@@ -267,64 +267,53 @@ let maximumShift = 3
 /// segment is left out of the mean over it, unless fewer than half of the segments would be
 /// left there.
 func trimmedMean(_ segments: [[Float]], length: Int, setAside: [[Bool]] = [], window: Int = 1) -> [Float] {
-    var result = [Float](repeating: 0, count: length)
-    var column = [Float](repeating: 0, count: segments.count)
+    precondition(segments.allSatisfy { $0.count >= length }, "segments at least `length` long")
+    typealias Columns = SIMD8<Float>
+    let lanes = Columns.scalarCount
     // The segments averaged over each window (all of them past the last window marked).
     let everySegment = Array(segments.indices)
     let averaged = (0..<(setAside.map(\.count).min() ?? 0)).map { w in
         let kept = segments.indices.filter { !setAside[$0][w] }
         return 2 * kept.count < segments.count ? everySegment : kept
     }
-    column.withUnsafeMutableBufferPointer { column in
-        for index in 0..<length {
+    var networks: [Int: SortingNetwork] = [:]
+    var result = [Float](repeating: 0, count: length)
+    var columns = [Columns](repeating: .zero, count: max(1, segments.count))
+    columns.withUnsafeMutableBufferPointer { columns in
+        var index = 0
+        while index < length {
+            // A run of frames over which the same segments are averaged.
             let w = index / window
             let used = w < averaged.count ? averaged[w] : everySegment
-            for (position, s) in used.enumerated() { column[position] = segments[s][index] }
+            let end = w < averaged.count ? min(length, (w + 1) * window) : length
             let count = used.count
+            let network = networks[count] ?? SortingNetwork(count: count)
+            networks[count] = network
             let trim = count / 4
             let kept = count - 2 * trim
-            let values = UnsafeMutableBufferPointer(rebasing: column[0..<count])
-            // The middle half, as a whole sort would leave it: the lower quarter and then the
-            // upper one are split off by selection, and only the middle is sorted (so it is
-            // summed in the same order, to the same bits).
-            selectSmallest(trim, in: values)
-            selectSmallest(kept, in: UnsafeMutableBufferPointer(rebasing: values[trim...]))
-            var middle = UnsafeMutableBufferPointer(rebasing: values[trim..<(trim + kept)])
-            middle.sort()
-            var sum: Float = 0
-            for value in middle { sum += value }
-            result[index] = sum / Float(kept)
+            // Eight frames at a time, each sorted in its lane (the middle half in the order a
+            // sort of each column leaves it, so it is summed to the same bits).
+            while index < end {
+                let width = min(lanes, end - index)
+                for (position, s) in used.enumerated() {
+                    columns[position] = segments[s].withUnsafeBufferPointer { segment in
+                        let frames = segment.baseAddress! + index
+                        if width == lanes { return UnsafeRawPointer(frames).loadUnaligned(as: Columns.self) }
+                        var column = Columns.zero
+                        for lane in 0..<width { column[lane] = frames[lane] }
+                        return column
+                    }
+                }
+                network.sortLanes(columns.baseAddress!)
+                var sum = Columns.zero
+                for position in trim..<(trim + kept) { sum += columns[position] }
+                let mean = sum / Float(kept)
+                for lane in 0..<width { result[index + lane] = mean[lane] }
+                index += width
+            }
         }
     }
     return result
-}
-
-/// Reorders `values` so that its first `count` elements are its `count` smallest (in no
-/// particular order) and none after them is smaller: quickselect (Hoare 1961), pivot the
-/// median of three.
-func selectSmallest(_ count: Int, in values: UnsafeMutableBufferPointer<Float>) {
-    guard count > 0, count < values.count else { return }
-    var low = 0, high = values.count - 1
-    while high > low {
-        let middle = low + (high - low) / 2
-        // Median of three at `middle`.
-        if values[middle] < values[low] { values.swapAt(middle, low) }
-        if values[high] < values[low] { values.swapAt(high, low) }
-        if values[high] < values[middle] { values.swapAt(high, middle) }
-        let pivot = values[middle]
-        var i = low, j = high
-        while i <= j {
-            while values[i] < pivot { i += 1 }
-            while values[j] > pivot { j -= 1 }
-            if i <= j {
-                values.swapAt(i, j)
-                i += 1
-                j -= 1
-            }
-        }
-        // Now values[low...j] ≤ pivot ≤ values[i...high], and what lies between equals pivot.
-        if count <= j { high = j } else if count >= i { low = i } else { return }
-    }
 }
 
 /// The shift in −maximumShift…maximumShift at which `template` best matches `samples` placed

@@ -1,8 +1,8 @@
 import Testing
 @testable import TapOnsets
 
-/// The click template's trimmed mean splits the outer quarters off by selection and sorts only
-/// the middle half; it must give what sorting every column gives, to the bit.
+/// The click template's trimmed mean sorts eight columns at once through a sorting network; it
+/// must give what sorting every column gives, to the bit.
 @Suite struct TrimmedMeanTests {
     /// The trimmed mean as first written: each column sorted whole, the middle half summed.
     func bySorting(_ segments: [[Float]], length: Int) -> [Float] {
@@ -59,19 +59,40 @@ import Testing
         #expect(trimmedMean(segments, length: length, setAside: most, window: window) == bySorting(segments, length: length))
     }
 
-    @Test func selectionSplitsOffTheSmallest() {
+    /// The sorting network sorts any count of values, lane by lane, ties and all.
+    @Test func theSortingNetworkSortsEachLane() {
         var state: UInt64 = 7
-        for trial in 0..<200 {
-            let count = 1 + trial % 40
-            var values = (0..<count).map { _ -> Float in
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                return Float(Int(state >> 60))
+        for count in 0...130 {
+            let network = SortingNetwork(count: count)
+            var values = (0..<count).map { _ in
+                SIMD8<Float>((0..<8).map { lane -> Float in
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return Float(Int(state >> 58)) - Float(lane)   // few distinct values: many ties
+                })
             }
-            let sorted = values.sorted()
-            let k = trial % (count + 1)
-            values.withUnsafeMutableBufferPointer { selectSmallest(k, in: $0) }
-            #expect(values[..<k].sorted() == Array(sorted[..<k]), "trial \(trial)")
-            #expect(values.sorted() == sorted)
+            let expected = (0..<8).map { lane in values.map { $0[lane] }.sorted() }
+            values.withUnsafeMutableBufferPointer { if count > 0 { network.sortLanes($0.baseAddress!) } }
+            for lane in 0..<8 { #expect(values.map { $0[lane] } == expected[lane], "count \(count), lane \(lane)") }
+        }
+    }
+
+    /// Runs of set-aside windows that end between groups of eight frames are averaged over
+    /// the right segments.
+    @Test func windowsThatSplitAGroupOfEightFrames() {
+        var state: UInt64 = 5
+        func next() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(Int(state >> 52)) / 4096 - 0.5
+        }
+        let length = 61, window = 5
+        let segments = (0..<13).map { _ in (0..<length).map { _ in next() } }
+        let setAside = segments.indices.map { s in (0..<(length / window)).map { w in (s + w) % 4 == 0 } }
+        let mean = trimmedMean(segments, length: length, setAside: setAside, window: window)
+        for index in 0..<length {
+            let w = index / window
+            let kept = w < setAside[0].count ? segments.indices.filter { !setAside[$0][w] } : Array(segments.indices)
+            let used = 2 * kept.count < segments.count ? Array(segments.indices) : kept
+            #expect(mean[index] == bySorting(used.map { [segments[$0][index]] }, length: 1)[0], "frame \(index)")
         }
     }
 }
