@@ -267,7 +267,7 @@ let maximumShift = 3
 /// segment is left out of the mean over it, unless fewer than half of the segments would be
 /// left there.
 func trimmedMean(_ segments: [[Float]], length: Int, setAside: [[Bool]] = [], window: Int = 1) -> [Float] {
-    precondition(segments.allSatisfy { $0.count >= length }, "segments at least `length` long")
+    precondition(window > 0 && segments.allSatisfy { $0.count >= length }, "a positive window, segments at least `length` long")
     typealias Columns = SIMD8<Float>
     let lanes = Columns.scalarCount
     // The segments averaged over each window (all of them past the last window marked).

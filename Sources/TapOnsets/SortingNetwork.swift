@@ -1,6 +1,6 @@
 /// A fixed sequence of compare-exchanges that sorts any `count` values: Batcher's odd–even
 /// merge sort (K. E. Batcher 1968, "Sorting networks and their applications", AFIPS Spring
-/// Joint Computer Conference 32; the iterative form in D. E. Knuth, *The Art of Computer
+/// Joint Computer Conference 32; sorting networks in D. E. Knuth, *The Art of Computer
 /// Programming* 3, §5.3.4).
 ///
 /// The compares do not depend on the data, so one pass sorts every lane of a run of SIMD
@@ -44,8 +44,9 @@ struct SortingNetwork: Sendable {
     func sortLanes(_ values: UnsafeMutablePointer<SIMD8<Float>>) {
         for (low, high) in pairs {
             let a = values[low], b = values[high]
-            // A compare and two blends (not `pointwiseMin`, whose floating-point form orders
-            // NaNs and signed zeros lane by lane): equal values stay where they are.
+            // A compare and two blends, which compile to `minps`/`maxps` (not `pointwiseMin`,
+            // whose floating-point form returns the number beside a NaN and runs lane by
+            // lane): equal values stay where they are.
             let swapped = b .< a
             values[low] = a.replacing(with: b, where: swapped)
             values[high] = b.replacing(with: a, where: swapped)

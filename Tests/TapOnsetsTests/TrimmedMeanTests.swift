@@ -15,16 +15,29 @@ import Testing
         }
     }
 
-    @Test(arguments: [1, 3, 6, 7, 17, 64])
-    func equalsSortingEveryColumn(segmentCount: Int) {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(segmentCount)
-        func next() -> Float {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Float(Int(state >> 52)) / 512 - 4   // few distinct values: many ties
+    /// Values whose sums round (not multiples of a power of two, so adding them in another
+    /// order gives other bits), with ties and signed zeros.
+    static func values(count: Int, length: Int, seed: UInt64) -> [[Float]] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &* (seed + 1)
+        return (0..<count).map { _ in
+            (0..<length).map { index in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                switch index % 7 {
+                case 0: return 1
+                case 3: return state >> 63 == 0 ? 0 : -0.0
+                default: return Float(Int(state >> 40)) * 1e-6 - 8
+                }
+            }
         }
-        let length = 500
-        let segments = (0..<segmentCount).map { _ in (0..<length).map { index in index % 5 == 0 ? 1 : next() } }
-        #expect(trimmedMean(segments, length: length) == bySorting(segments, length: length))
+    }
+
+    @Test(arguments: [0, 1, 2, 3, 4, 5, 6, 7, 8, 17, 64, 100, 127])
+    func equalsSortingEveryColumn(segmentCount: Int) {
+        for length in [0, 1, 7, 16, 301] {
+            let segments = Self.values(count: segmentCount, length: length, seed: UInt64(segmentCount * 1000 + length))
+            #expect(trimmedMean(segments, length: length).map(\.bitPattern) == bySorting(segments, length: length).map(\.bitPattern),
+                    "\(segmentCount) segments of \(length)")
+        }
     }
 
     /// Where a segment's window is set aside, the mean there is the other segments', unless
@@ -76,23 +89,38 @@ import Testing
         }
     }
 
+    /// By the 0-1 principle (Knuth §5.3.4), a network that sorts every sequence of zeros and
+    /// ones sorts every sequence: checked exhaustively up to 16 values, eight inputs a pass.
+    @Test func theSortingNetworkSortsEveryZeroOneSequence() {
+        for count in 1...16 {
+            let network = SortingNetwork(count: count)
+            var failures = 0
+            for first in stride(from: 0, to: 1 << count, by: 8) {
+                var values = (0..<count).map { position in
+                    SIMD8<Float>((0..<8).map { lane in Float(((first + lane) >> position) & 1) })
+                }
+                values.withUnsafeMutableBufferPointer { network.sortLanes($0.baseAddress!) }
+                for lane in 0..<8 where first + lane < 1 << count {
+                    let sorted = values.map { $0[lane] }
+                    if sorted != sorted.sorted() { failures += 1 }
+                }
+            }
+            #expect(failures == 0, "count \(count)")
+        }
+    }
+
     /// Runs of set-aside windows that end between groups of eight frames are averaged over
     /// the right segments.
     @Test func windowsThatSplitAGroupOfEightFrames() {
-        var state: UInt64 = 5
-        func next() -> Float {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Float(Int(state >> 52)) / 4096 - 0.5
-        }
         let length = 61, window = 5
-        let segments = (0..<13).map { _ in (0..<length).map { _ in next() } }
+        let segments = Self.values(count: 13, length: length, seed: 5)
         let setAside = segments.indices.map { s in (0..<(length / window)).map { w in (s + w) % 4 == 0 } }
         let mean = trimmedMean(segments, length: length, setAside: setAside, window: window)
         for index in 0..<length {
             let w = index / window
             let kept = w < setAside[0].count ? segments.indices.filter { !setAside[$0][w] } : Array(segments.indices)
             let used = 2 * kept.count < segments.count ? Array(segments.indices) : kept
-            #expect(mean[index] == bySorting(used.map { [segments[$0][index]] }, length: 1)[0], "frame \(index)")
+            #expect(mean[index].bitPattern == bySorting(used.map { [segments[$0][index]] }, length: 1)[0].bitPattern, "frame \(index)")
         }
     }
 }
