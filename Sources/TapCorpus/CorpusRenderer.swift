@@ -3,6 +3,16 @@ import TapAudio
 import TapSim
 import TapStatistics
 
+/// The stages of the `gated` condition's chain that run (``CorpusRenderer/gatedStages``).
+public enum GatedStages: String, CaseIterable, Sendable {
+    /// FFT noise suppression, then the gate: the corpus.
+    case both
+    /// The suppressor alone (`afftdn`), levelled as in the corpus, no gate.
+    case suppressor
+    /// The gate alone (`agate`), set from the unsuppressed background.
+    case gate
+}
+
 /// Renders corpus items: a TapSim task, then the condition's sounds or processing.
 ///
 /// Deterministic: an item depends only on its seed, the base configuration and the versions of
@@ -17,6 +27,9 @@ public struct CorpusRenderer: Sendable {
     /// Rate of the foreign stimulus files (a different rate from the recording's, as a
     /// stimulus file usually has).
     public var stimulusRate: Double = 44_100
+    /// Which stages of the `gated` condition's chain run: the corpus runs both; one alone shows
+    /// what it does to the taps (Docs/robustness.md, "Where `gated` taps start early").
+    public var gatedStages: GatedStages = .both
 
     /// Where Debian's fluid-soundfont-gm puts the General MIDI soundfont.
     public static let defaultSoundfont = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
@@ -73,7 +86,7 @@ public struct CorpusRenderer: Sendable {
         case .baseline:
             break
         case .gated:
-            try work.gate(run: run)
+            try work.gate(run: run, stages: gatedStages)
         case .agc:
             try work.process(run: run, filter: "dynaudnorm=f=100:g=7:p=0.9:m=20")
             work.notes.append("filter=dynaudnorm(f=100;g=7;p=0.9;m=20)")

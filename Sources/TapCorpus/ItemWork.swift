@@ -154,23 +154,34 @@ struct ItemWork {
     /// latency, 25 ms in ffmpeg 5.1, is measured and removed so the taps stay where the truth
     /// has them); levelled so that the median tap peaks at −12 dBFS; then gated by `agate`
     /// 12 dB above the remaining background, the gate's floor chosen so that the background
-    /// ends near −75 dBFS.
-    mutating func gate(run: ToolRun) throws {
+    /// ends near −75 dBFS. `stages` leaves out the suppressor or the gate, to tell what each
+    /// does to the taps (``GatedStages``).
+    mutating func gate(run: ToolRun, stages: GatedStages = .both) throws {
         let noiseDB = Int(max(-80, min(-20, 20 * PortableMath.log(max(noiseRMS, 1e-9)) / PortableMath.ln10)).rounded())
-        try process(run: run, filter: "highpass=f=120,highpass=f=120,afftdn=nr=25:nf=\(noiseDB):tn=1", removingDelay: true)
+        var filters = ["highpass(120Hz;4th)"]
+        if stages == .gate {
+            try process(run: run, filter: "highpass=f=120,highpass=f=120")
+        } else {
+            try process(run: run, filter: "highpass=f=120,highpass=f=120,afftdn=nr=25:nf=\(noiseDB):tn=1", removingDelay: true)
+            filters.append("afftdn(nr=25;nf=\(noiseDB))")
+        }
         let firstDelay = processingDelay
         let peaks = tapPeaks().sorted()
         if let median = peaks.isEmpty ? nil : peaks[(peaks.count - 1) / 2], median > 0 {
             scale(by: PortableMath.amplitude(decibels: -12) / median)
         }
         let denoisedDB = 20 * PortableMath.log(max(backgroundRMS(), 1e-9)) / PortableMath.ln10
-        let rangeDB = max(-60, min(0, -75 - denoisedDB))
-        let threshold = PortableMath.amplitude(decibels: denoisedDB + 12)
-        try process(run: run, filter: "agate=threshold=\(format(threshold, decimals: 7)):range="
-                    + "\(format(PortableMath.amplitude(decibels: rangeDB), decimals: 7)):ratio=20:attack=0.5:release=80:knee=2")
-        if let firstDelay, let second = processingDelay { processingDelay = firstDelay + second }
+        if stages != .suppressor {
+            let rangeDB = max(-60, min(0, -75 - denoisedDB))
+            let threshold = PortableMath.amplitude(decibels: denoisedDB + 12)
+            try process(run: run, filter: "agate=threshold=\(format(threshold, decimals: 7)):range="
+                        + "\(format(PortableMath.amplitude(decibels: rangeDB), decimals: 7)):ratio=20:attack=0.5:release=80:knee=2")
+            if let firstDelay, let second = processingDelay { processingDelay = firstDelay + second }
+            filters.append("agate(+12dB;range=\(format(rangeDB, decimals: 1))dB)")
+        }
         let after = tapPeaks().sorted()
-        notes.append("filter=highpass(120Hz;4th)+afftdn(nr=25;nf=\(noiseDB))+agate(+12dB;range=\(format(rangeDB, decimals: 1))dB)")
+        notes.append("filter=" + filters.joined(separator: "+"))
+        if stages != .both { notes.append("gated_stages=\(stages.rawValue)") }
         if !after.isEmpty { notes.append("tap_peak_median_dbfs=\(Self.dbfs(after[(after.count - 1) / 2]))") }
         notes.append("background_before_gate_dbfs=\(format(denoisedDB, decimals: 1));background_dbfs=\(Self.dbfs(backgroundRMS()))")
     }

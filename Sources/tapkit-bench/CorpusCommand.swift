@@ -33,12 +33,17 @@ struct CorpusRenderCommand: ParsableCommand {
     @Flag(help: "Replace the corpus in a directory that already holds files.")
     var overwrite = false
 
+    @Option(help: "Which stages of the gated condition's chain run: both (the corpus), or the suppressor or the gate alone.")
+    var gatedStages: GatedStages = .both
+
     func run() throws {
         let selected = try parseConditions(conditions)
+        var renderer = CorpusRenderer()
+        renderer.gatedStages = gatedStages
         let start = Date()
         do {
             let entries = try CorpusDirectory.render(to: directory, seed: seed, itemsPerSplit: items, conditions: selected,
-                                                     overwrite: overwrite) { name, seconds in
+                                                     renderer: renderer, overwrite: overwrite) { name, seconds in
                 FileHandle.standardError.write(Data(String(format: "%@ %.2f s\n", name, seconds).utf8))
             }
             FileHandle.standardError.write(Data(String(format: "wrote %d items to %@ in %.1f s\n", entries.count, directory,
@@ -49,6 +54,8 @@ struct CorpusRenderCommand: ParsableCommand {
         }
     }
 }
+
+extension GatedStages: ExpressibleByArgument {}
 
 struct CorpusEvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

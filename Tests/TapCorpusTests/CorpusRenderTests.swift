@@ -82,17 +82,44 @@ func power(_ x: [Float], _ range: Range<Int>) -> Double {
         }
     }
 
-    @Test(.enabled(if: installed(.ffmpeg))) func gatingKeepsTheTaps() throws {
-        // The gate is set from the background, so this one keeps TapSim's noise.
+    /// Taps and TapSim's noise alone: the gate is set from the background, so it keeps the noise.
+    func gatedBase() -> SimulationConfiguration {
         var base = shortBase()
         base.humLevelDB = nil
         base.bleedLevelRange = nil
         base.distractorRate = 0
         base.silentTapProbability = 0
-        let rendered = try CorpusRenderer(base: base).render(item(.gated))
+        return base
+    }
+
+    @Test(.enabled(if: installed(.ffmpeg))) func gatingKeepsTheTaps() throws {
+        let rendered = try CorpusRenderer(base: gatedBase()).render(item(.gated))
         #expect(abs(rendered.processingDelay ?? 1) < 0.0001)
         #expect(rendered.notes.contains("latency_removed_ms="))
         try expectTaps(at: rendered, tolerance: 0.001, riseDB: 15)
+    }
+
+    /// Each stage of the `gated` chain can run alone: the notes say which ran, the gate alone
+    /// leaves the background at −75 dBFS and the taps where they were, and the suppressor alone
+    /// leaves the background ungated.
+    @Test(.enabled(if: installed(.ffmpeg))) func eachStageOfTheGatedChainRunsAlone() throws {
+        var renderer = CorpusRenderer(base: gatedBase())
+        renderer.gatedStages = .gate
+        let gate = try renderer.render(item(.gated))
+        #expect(gate.notes.contains("filter=highpass(120Hz;4th)+agate("))
+        #expect(gate.notes.contains("gated_stages=gate"))
+        #expect(gate.notes.contains("background_dbfs=-75"))
+        try expectTaps(at: gate, tolerance: 0.001, riseDB: 15)
+        renderer.gatedStages = .suppressor
+        let suppressor = try renderer.render(item(.gated))
+        #expect(suppressor.notes.contains("latency_removed_ms="))
+        #expect(!suppressor.notes.contains("agate"))
+        #expect(suppressor.notes.contains("gated_stages=suppressor"))
+        let before = try #require(suppressor.notes.split(separator: ";").first { $0.hasPrefix("background_before_gate_dbfs=") })
+        let after = try #require(suppressor.notes.split(separator: ";").first { $0.hasPrefix("background_dbfs=") })
+        #expect(abs(Double(before.split(separator: "=")[1])! - Double(after.split(separator: "=")[1])!) < 0.5)
+        renderer.gatedStages = .both
+        #expect(try !renderer.render(item(.gated)).notes.contains("gated_stages"))
     }
 
     @Test func foreignStimulusIsWrittenAndTapSimBleedIsOff() throws {
