@@ -7,16 +7,17 @@ import TapStatistics
 public enum GatedStages: String, CaseIterable, Sendable {
     /// FFT noise suppression, then the gate: the corpus.
     case both
-    /// The suppressor alone (`afftdn`), levelled as in the corpus, no gate.
+    /// The 120 Hz high-pass and the suppressor (`afftdn`), levelled as in the corpus; no gate.
     case suppressor
-    /// The gate alone (`agate`), set from the unsuppressed background.
+    /// The 120 Hz high-pass, levelled, then the gate (`agate`), set from the unsuppressed
+    /// background; no suppressor.
     case gate
 }
 
 /// Renders corpus items: a TapSim task, then the condition's sounds or processing.
 ///
-/// Deterministic: an item depends only on its seed, the base configuration and the versions of
-/// the external programs (ffmpeg, sox, fluidsynth, espeak-ng), which run single-threaded.
+/// Deterministic: an item depends only on its seed, the base configuration, ``gatedStages``
+/// (for `gated` items) and the versions of the external programs (ffmpeg, sox, fluidsynth, espeak-ng), which run single-threaded.
 public struct CorpusRenderer: Sendable {
     /// The TapSim configuration the conditions start from (`SimulationConfiguration.corpus`).
     public var base: SimulationConfiguration
@@ -28,7 +29,7 @@ public struct CorpusRenderer: Sendable {
     /// stimulus file usually has).
     public var stimulusRate: Double = 44_100
     /// Which stages of the `gated` condition's chain run: the corpus runs both; one alone shows
-    /// what it does to the taps (Docs/robustness.md, "Where `gated` taps start early").
+    /// what it does to the taps (Docs/robustness.md, "What makes `gated` taps early").
     public var gatedStages: GatedStages = .both
 
     /// Where Debian's fluid-soundfont-gm puts the General MIDI soundfont.

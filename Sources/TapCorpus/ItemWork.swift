@@ -170,10 +170,10 @@ struct ItemWork {
         if let median = peaks.isEmpty ? nil : peaks[(peaks.count - 1) / 2], median > 0 {
             scale(by: PortableMath.amplitude(decibels: -12) / median)
         }
-        let denoisedDB = 20 * PortableMath.log(max(backgroundRMS(), 1e-9)) / PortableMath.ln10
+        let backgroundDB = 20 * PortableMath.log(max(backgroundRMS(), 1e-9)) / PortableMath.ln10
         if stages != .suppressor {
-            let rangeDB = max(-60, min(0, -75 - denoisedDB))
-            let threshold = PortableMath.amplitude(decibels: denoisedDB + 12)
+            let rangeDB = max(-60, min(0, -75 - backgroundDB))
+            let threshold = PortableMath.amplitude(decibels: backgroundDB + 12)
             try process(run: run, filter: "agate=threshold=\(format(threshold, decimals: 7)):range="
                         + "\(format(PortableMath.amplitude(decibels: rangeDB), decimals: 7)):ratio=20:attack=0.5:release=80:knee=2")
             if let firstDelay, let second = processingDelay { processingDelay = firstDelay + second }
@@ -183,7 +183,9 @@ struct ItemWork {
         notes.append("filter=" + filters.joined(separator: "+"))
         if stages != .both { notes.append("gated_stages=\(stages.rawValue)") }
         if !after.isEmpty { notes.append("tap_peak_median_dbfs=\(Self.dbfs(after[(after.count - 1) / 2]))") }
-        notes.append("background_before_gate_dbfs=\(format(denoisedDB, decimals: 1));background_dbfs=\(Self.dbfs(backgroundRMS()))")
+        // Without the gate there is no background before it: only the one left is noted.
+        notes.append((stages == .suppressor ? "" : "background_before_gate_dbfs=\(format(backgroundDB, decimals: 1));")
+                     + "background_dbfs=\(Self.dbfs(backgroundRMS()))")
     }
 
     // MARK: synthesised damage

@@ -38,6 +38,9 @@ struct CorpusRenderCommand: ParsableCommand {
 
     func run() throws {
         let selected = try parseConditions(conditions)
+        guard gatedStages == .both || selected.contains(.gated) else {
+            throw ValidationError("--gated-stages \(gatedStages.rawValue) changes only the gated condition, which --conditions leaves out")
+        }
         var renderer = CorpusRenderer()
         renderer.gatedStages = gatedStages
         let start = Date()
