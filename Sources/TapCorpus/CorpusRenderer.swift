@@ -17,7 +17,8 @@ public enum GatedStages: String, CaseIterable, Sendable {
 /// Renders corpus items: a TapSim task, then the condition's sounds or processing.
 ///
 /// Deterministic: an item depends only on its seed, the base configuration, ``gatedStages``
-/// (for `gated` items) and the versions of the external programs (ffmpeg, sox, fluidsynth, espeak-ng), which run single-threaded.
+/// (for `gated` items) and the versions of the external programs (ffmpeg, sox, fluidsynth,
+/// espeak-ng), which run single-threaded.
 public struct CorpusRenderer: Sendable {
     /// The TapSim configuration the conditions start from (`SimulationConfiguration.corpus`).
     public var base: SimulationConfiguration

@@ -39,10 +39,7 @@ public enum ClickCopies {
     /// `StimulusMarkers.soundAlike` does). None with fewer than ``TapScore/outsiderMinimumTaps``
     /// taps.
     public static func indices(in onsets: [Onset], clicks: [Onset]) -> Set<Int> {
-        let measured = clicks.filter { click in
-            guard let profile = click.features?.bandProfile else { return false }
-            return !profile.isEmpty && profile.allSatisfy(\.isFinite) && click.strength.isFinite
-        }
+        let measured = clicks.compactMap { click in TapScore.comparableProfile(click).map { (click, $0) } }
         let taps = TapScore.referenceTaps(onsets)
         let levels = taps.map { onsets[$0].strength }.filter(\.isFinite)
         guard measured.count >= minimumCopies, levels.count >= TapScore.outsiderMinimumTaps,
@@ -54,7 +51,7 @@ public enum ClickCopies {
             // own, not its whole sound's: a tap just before a click sounds on into it, and its
             // sound's centroid is the click's.
             var copied = 0
-            for click in measured where TapScore.profileDistance(profile, click.features!.bandProfile!) <= profileTolerance
+            for (click, clickProfile) in measured where TapScore.profileDistance(profile, clickProfile) <= profileTolerance
                 && StimulusMarkers.soundAlike([onset, click], levelSpread: levelTolerance, centroidSpread: centroidTolerance) {
                 copied += 1
                 if copied >= minimumCopies { return true }

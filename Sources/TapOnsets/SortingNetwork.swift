@@ -7,14 +7,12 @@
 /// vectors at once, with no branch to mispredict: the click template's trimmed mean sorts
 /// eight of its columns side by side (``trimmedMean(_:length:setAside:window:)``).
 struct SortingNetwork: Sendable {
-    /// The number of values sorted.
-    let count: Int
     /// The compare-exchanges in order, as pairs of positions (lower, higher): after one, the
     /// smaller value lies at the lower position.
     private let pairs: [(low: Int, high: Int)]
 
+    /// The network for `count` values.
     init(count: Int) {
-        self.count = count
         var size = 1
         while size < count { size *= 2 }
         // The network for the next power of two, less every compare that reaches past `count`:
@@ -40,7 +38,8 @@ struct SortingNetwork: Sendable {
         self.pairs = pairs
     }
 
-    /// Sorts each lane of `values[0..<count]` ascending across the vectors.
+    /// Sorts each lane of the first `count` vectors at `values` (the count the network was made
+    /// for) ascending across the vectors.
     func sortLanes(_ values: UnsafeMutablePointer<SIMD8<Float>>) {
         for (low, high) in pairs {
             let a = values[low], b = values[high]

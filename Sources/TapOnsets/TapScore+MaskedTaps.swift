@@ -81,6 +81,15 @@ extension TapScore {
         return (0..<bands).map { band in Summary(measured.map { $0[band] })!.median }
     }
 
+    /// The onset's ``OnsetFeatures/bandProfile`` where it can be compared with others: present,
+    /// not empty, every band finite, and the onset's level finite (onsets a script made may
+    /// carry neither); nil otherwise.
+    static func comparableProfile(_ onset: Onset) -> [Double]? {
+        guard let profile = onset.features?.bandProfile, !profile.isEmpty, profile.allSatisfy(\.isFinite),
+              onset.strength.isFinite else { return nil }
+        return profile
+    }
+
     /// Root mean square difference of two band profiles, dB; infinite for profiles of unequal
     /// length.
     static func profileDistance(_ profile: [Double], _ median: [Double]) -> Double {

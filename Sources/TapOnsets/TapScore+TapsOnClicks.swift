@@ -39,22 +39,21 @@ extension TapScore {
     /// keeps the taps'. Where no click could be subtracted, the clicks themselves are set
     /// aside, and the same holds of a tap the click grid took for its click.
     static func tapsOnClicks(_ setAside: [Onset], tapProfile: [Double]) -> [Int] {
-        let measured = setAside.indices.filter { index in
-            guard let profile = setAside[index].features?.bandProfile else { return false }
-            return profile.count == tapProfile.count && profile.allSatisfy(\.isFinite) && setAside[index].strength.isFinite
+        let measured: [(index: Int, profile: [Double])] = setAside.indices.compactMap { index in
+            comparableProfile(setAside[index]).flatMap { $0.count == tapProfile.count ? (index, $0) : nil }
         }
-        guard measured.count >= minimumMeasuredSetAsideSounds, !tapProfile.isEmpty,
-              let level = Summary(measured.map { setAside[$0].strength })?.median else { return [] }
-        let profiles = measured.map { setAside[$0].features!.bandProfile! }
+        guard measured.count >= minimumMeasuredSetAsideSounds,
+              let level = Summary(measured.map { setAside[$0.index].strength })?.median else { return [] }
+        let profiles = measured.map(\.profile)
         return measured.indices.filter { position in
-            guard setAside[measured[position]].strength >= level + tapOnClickRiseDB else { return false }
+            guard setAside[measured[position].index].strength >= level + tapOnClickRiseDB else { return false }
             let toTaps = profileDistance(profiles[position], tapProfile)
             guard toTaps <= tapOnClickProfileDistance else { return false }
             let alike = profiles.indices.filter { other in
                 other != position && profileDistance(profiles[position], profiles[other]) <= toTaps + tapOnClickProfileMargin
             }
             return alike.count < alikeSetAsideSounds
-        }.map { measured[$0] }
+        }.map { measured[$0].index }
     }
 
     /// `sounds` (any order) scored and classified as ``classify(_:cut:stimulusTimes:)`` does,
