@@ -65,8 +65,10 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     /// Whether the detection runs again in a higher band (a high-pass at 1, 2 or 4 kHz instead
     /// of ``highPassCutoff``) where the taps it found rise clearly further over the recording's
     /// other sounds there: music, speech or a loud tonal metronome filling the low and middle
-    /// frequencies (``DetectionBandChoice``; Docs/robustness.md, "Taps under music and speech").
-    /// Applies as ``calibratesQuietTaps`` does.
+    /// frequencies (``DetectionBandChoice``; Docs/robustness.md, "Taps under music and speech"),
+    /// and whether, where other sounds are at least as many as the taps, the taps an 8 kHz
+    /// high-pass hears where that band heard none are added (``HighBandTaps``). Applies as
+    /// ``calibratesQuietTaps`` does.
     public var choosesDetectionBand = true
 
     /// Onsets whose peak falls within this time from the start of the recording are dropped:

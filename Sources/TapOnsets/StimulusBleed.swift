@@ -182,8 +182,23 @@ func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration:
                                                  stimulusConfiguration: stimulusConfiguration)
     // Where a stimulus file's bleed was subtracted, the background the survey would measure
     // in the recording is mostly that bleed, which the detection no longer hears.
-    guard configuration.choosesDetectionBand, detection.stimulusBleed?.status != .removed,
-          let band = try DetectionBandChoice.better(for: detection, source: source, configuration: configuration)
+    guard configuration.choosesDetectionBand, detection.stimulusBleed?.status != .removed else { return detection }
+    let chosen = try inTheChosenBand(detection, source: source, configuration: configuration, bleed: bleed,
+                                     stimulusConfiguration: stimulusConfiguration)
+    // Taps the high band hears where the band chosen heard none (masked by a syllable or a note).
+    return try HighBandTaps.completed(chosen, sampleRate: source.sampleRate, configuration: configuration) {
+        (high: OnsetDetectorConfiguration) throws(AudioError) in
+        try detectTapOnsetsInOneBand(source, configuration: high, bleed: bleed, stimulus: nil,
+                                     stimulusConfiguration: stimulusConfiguration)
+    }
+}
+
+/// `detection` (in the configured band), or the detection again in a higher band where
+/// ``DetectionBandChoice`` finds the taps clearer there.
+private func inTheChosenBand(_ detection: TapOnsetDetection, source: some AudioSource & FrameReadable,
+                             configuration: OnsetDetectorConfiguration, bleed: BleedHandling,
+                             stimulusConfiguration: StimulusBleedConfiguration) throws(AudioError) -> TapOnsetDetection {
+    guard let band = try DetectionBandChoice.better(for: detection, source: source, configuration: configuration)
     else { return detection }
     // Everything again in the band where the taps stand clear: the click grid, the bleed's
     // subtraction, the scores and the starts are all measured on what the detector hears.

@@ -30,6 +30,10 @@ public struct TapOnsetDetection: Sendable, Equatable {
     /// clearer of the recording's other sounds there (``DetectionBandChoice``), that band; nil
     /// otherwise.
     public var detectionBand: DetectionBand? = nil
+    /// Where the detection ran again in a high band because other sounds were at least as many
+    /// as the taps (``HighBandTaps``), how many taps it added where the band chosen heard none;
+    /// nil where it did not run.
+    public var highBandTaps: Int? = nil
 
     /// A detection from its parts (for tests and for onsets found elsewhere).
     public init(onsets: [Onset], otherOnsets: [Onset] = [], stimulusOnsets: [Onset] = [], cancelledClicks: Int = 0,

@@ -22,7 +22,7 @@ struct OnsetOptions: ParsableArguments {
     @Option(help: "Metronome bleed: cancel (subtract the clicks and detect again), reject (set click onsets aside) or keep.")
     var bleed = BleedHandling.cancel
 
-    @Flag(help: "Detect in the configured band only (a 400 Hz high-pass): never in a higher band chosen where music or speech drowns the taps, so that strengths and features compare across recordings.")
+    @Flag(help: "Detect in the configured band only (a 400 Hz high-pass): never in a higher band chosen where music or speech drowns the taps, nor with taps added from an 8 kHz high-pass, so that strengths and features compare across recordings.")
     var fixedBand = false
 
     func detectorConfiguration() throws -> OnsetDetectorConfiguration {

@@ -117,5 +117,6 @@ func printDiagnostics(_ report: FolderLatencyReport, options: LatencyAnalysisOpt
         let subject = "\(task.audioPath ?? task.id.description): task \(task.id)"
         if let line = task.stimulusBleed?.diagnostic(about: subject) { printError(line) }
         if let band = task.detectionBand { printError("note: \(subject): \(band.message)") }
+        if let line = HighBandTaps.message(added: task.highBandTaps) { printError("note: \(subject): \(line)") }
     }
 }

@@ -30,8 +30,11 @@ struct OnsetsCommand: ParsableCommand {
             (music from a loudspeaker, speech, a loud tonal metronome) and the taps found rise \
             clearly further over it in a higher band, the whole detection runs again with a \
             high-pass at 1, 2 or 4 kHz instead of 400 Hz, and stderr says which \
-            (Docs/robustness.md, "Taps under music and speech"). Not where a --stimulus file's \
-            bleed was subtracted, nor with --fixed-band.
+            (Docs/robustness.md, "Taps under music and speech"). Where other sounds are at \
+            least as many as the taps, the detection also runs with an 8 kHz high-pass, and the \
+            taps it hears where the band detected in heard none are added, with what that band \
+            measured; stderr says how many (Docs/robustness.md, "Taps heard in a high band"). \
+            Neither where a --stimulus file's bleed was subtracted, nor with --fixed-band.
             """)
 
     @Argument(help: "Audio files (any format libsndfile reads).")
@@ -77,6 +80,7 @@ struct OnsetsCommand: ParsableCommand {
                                                     bleed: onsetOptions.bleed, stimulus: stimulusInput)
                 if let line = detection.stimulusBleed?.diagnostic(about: file) { printError(line) }
                 if let band = detection.detectionBand { printError("note: \(file): \(band.message)") }
+                if let line = HighBandTaps.message(added: detection.highBandTaps) { printError("note: \(file): \(line)") }
                 if let completed = detection.densePercussionOnsets {
                     let found = completed == 0 ? "the spectral flux found no hit the detector had not"
                         : "\(completed) taps from the spectral flux, added or taken back from the other sounds"

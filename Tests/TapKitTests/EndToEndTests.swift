@@ -148,18 +148,51 @@ import TapAccuracy
         #expect(fixtureFile["detection_band_hz"] is NSNull)
     }
 
+    /// Task 001_01 in `folder`: taps under music at `musicLevel` (`TapsUnderMusic`), with
+    /// touches 15 ms after the taps, as a touch screen reports them, and its play order.
+    static func writeTaskOfTapsUnderMusic(musicLevel: Double, in folder: String) throws {
+        try Signal(samples: TapsUnderMusic.recording(musicLevel: musicLevel), sampleRate: TapsUnderMusic.sampleRate)
+            .write(to: folder + "/001_01.wav")
+        try TapsUnderMusic.tapTimes.map { String(format: "%.6f", $0 + 0.015) }.joined(separator: "\n")
+            .write(toFile: folder + "/001_01.txt", atomically: true, encoding: .utf8)
+        try "0\n".write(toFile: folder + "/001_play_order.txt", atomically: true, encoding: .utf8)
+    }
+
+    /// Taps under music so loud that the configured band hears only a few of them are heard
+    /// with an 8 kHz high-pass (`HighBandTaps`), every one of them, and both commands say how
+    /// many were added; `--fixed-band` turns that off too.
+    @Test func bothCommandsSayWhenTheHighBandAddedTaps() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-high-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.writeTaskOfTapsUnderMusic(musicLevel: 0.03, in: folder)
+        let path = folder + "/001_01.wav"
+        let result = try runTapKit(["onsets", path, "--format", "csv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let times = result.stdout.split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[1]) }
+        #expect(times.count == TapsUnderMusic.tapTimes.count, "\(times)")
+        #expect(TapsUnderMusic.tapTimes.allSatisfy { truth in times.contains { abs($0 - truth) <= 0.001 } }, "\(times)")
+        #expect(result.stderr.contains("taps heard with a 8000 Hz high-pass where the band detected in heard none"), "\(result.stderr)")
+        let fixed = try runTapKit(["onsets", path, "--format", "csv", "--fixed-band"])
+        #expect(fixed.status == 0 && !fixed.stderr.contains("8000 Hz"), "\(fixed.stderr)")
+        #expect(fixed.stdout.split(separator: "\n").count - 1 < DetectionBandChoice.leastTaps)
+        // The latency analysis: every touch (15 ms after its tap) finds its tap, and stderr notes it.
+        let latency = try runTapKit(["latency", folder, "--format", "json"])
+        #expect(latency.status == 0, "\(latency.stderr)")
+        #expect(latency.stderr.contains("task 001_01: "), "\(latency.stderr)")
+        #expect(latency.stderr.contains("heard with a 8000 Hz high-pass"), "\(latency.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(latency.stdout.utf8)) as? [String: Any])
+        let task = try #require((document["tasks"] as? [[String: Any]])?.first)
+        #expect(task["n_matched"] as? Int == TapsUnderMusic.tapTimes.count, "\(task)")
+    }
+
     /// The latency analysis detects the same way: a task under loud low music is detected in
     /// the higher band, its JSON row says which, and stderr notes it; every touch finds its tap.
     @Test func latencySaysWhichBandATaskWasDetectedIn() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapkit-band-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Signal(samples: TapsUnderMusic.recording(musicLevel: 0.008), sampleRate: TapsUnderMusic.sampleRate)
-            .write(to: folder + "/001_01.wav")
-        // Touches 15 ms after the taps, as a touch screen reports them.
-        try TapsUnderMusic.tapTimes.map { String(format: "%.6f", $0 + 0.015) }.joined(separator: "\n")
-            .write(toFile: folder + "/001_01.txt", atomically: true, encoding: .utf8)
-        try "0\n".write(toFile: folder + "/001_play_order.txt", atomically: true, encoding: .utf8)
+        try Self.writeTaskOfTapsUnderMusic(musicLevel: 0.008, in: folder)
         let result = try runTapKit(["latency", folder, "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("task 001_01: detected with a 4000 Hz high-pass"), "\(result.stderr)")

@@ -310,17 +310,21 @@ import TapCorpus
     /// unlike enough for the outsider rule) passed as taps 0.05–0.27 s off the beats. A sound on
     /// an earlier one spread further from the taps than a masked tap may be is now a suspect
     /// (`TapScore.ridingUnlike`), and these, off the rhythm, are set aside: 3 false onsets
-    /// before, none after; the 9 taps missed (lost in the speech) are unchanged.
+    /// before, none after; 9 taps were missed (lost in the speech). Since session 30 the 8 kHz
+    /// band hears 4 of them (14.10, 17.49, 17.92 and 18.33 s: `HighBandTaps`), with no false
+    /// onset: 5 missed.
     @Test func soundsRisingOutOfSpeechOffTheBeatAreNotTaps() throws {
-        try Self.expectItems(seed: 113, itemsPerSplit: 1, conditions: [.speech], split: .dev, falseOnsetsAtMost: 0, missedAtMost: 9)
+        try Self.expectItems(seed: 113, itemsPerSplit: 1, conditions: [.speech], split: .dev, falseOnsetsAtMost: 0, missedAtMost: 5)
     }
 
     /// Clicks that AAC left in 20–36 ms after a tap (seed 2026, `loudspeaker-aac-dev-1`: 3.21,
     /// 4.69, 8.37, 14.28 and 15.01 s), louder than the tap's decay, passed as taps of their own.
     /// No finger taps twice within 40 ms: the later of two such taps is set aside
     /// (`TapScore.tooSoonAfterATap`): 7 false onsets before, 2 after; 4 taps missed both.
+    /// Since session 30 the 8 kHz band adds a tap lost under a click (12.84 s) and a knock
+    /// (19.54 s: `HighBandTaps`): 3 false onsets, 3 missed.
     @Test func whatFollowsATapWithinFortyMillisecondsIsNoTap() throws {
-        try Self.expectItems(seed: 2026, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev, falseOnsetsAtMost: 2, missedAtMost: 4)
+        try Self.expectItems(seed: 2026, itemsPerSplit: 1, conditions: [.loudspeakerAAC], split: .dev, falseOnsetsAtMost: 3, missedAtMost: 3)
     }
 
     /// A count-in through a noise gate (seed 103, `gated-dev-2`, 1.006 and 1.560 s): the gate

@@ -1,0 +1,102 @@
+import Foundation
+import TapAudio
+
+/// Taps that a high band hears where the band the detection ran in heard none.
+///
+/// Under speech or music a tap can sit under a syllable or a note in the band the detector
+/// listens in: there it starts no event (the threshold rises with the fluctuation those sounds
+/// bring), or an event scored as lying in that sound's mask or decay. ``DetectionBandChoice``
+/// moves the whole detection to a higher band when the taps stand clearer there over the whole
+/// recording; but the masking comes and goes within a recording, and most of it stays in the
+/// band chosen. A tap's contact is broadband, and above most of speech's and music's power it
+/// stands clear where it is masked below.
+///
+/// So where a recording's other sounds are at least as many as its taps (``othersPerTap``:
+/// speech, music, a noisy room; a recording of taps alone is left as it is, and costs
+/// nothing), the detection runs again with a high-pass at ``cutoff``, and each tap found there
+/// that scores ``leastScore`` or more is added where the band chosen heard
+///
+/// - no onset within ``reach``, or only onsets it scored under the cut on their own properties
+///   (SNR, mask, attack, decay: ``TapScore``), none that a rule set aside (a key's release, a
+///   train of glottal pulses, a sound off the taps' rhythm: the band chosen judged those in
+///   their context, and its judgement stands),
+/// - and no tap within ``TapScore/pairGap``'s lower bound (no finger taps twice that soon).
+///
+/// The onsets of the band chosen that the added tap stands for leave the other sounds. An
+/// added tap carries what the high band measured: its time, its strength and SNR over the
+/// high-passed background, its features and its score.
+///
+/// Not where a stimulus file's bleed was subtracted (the high band would hear the stimulus
+/// again, which nothing marks there), not below a sample rate of ``cutoff`` / 0.4 (20 kHz), and
+/// not with ``OnsetDetectorConfiguration/choosesDetectionBand`` off (`--fixed-band`). The
+/// numbers were chosen on the development splits of the robustness corpus and its phone
+/// chains (Docs/robustness.md, "Taps heard in a high band").
+public enum HighBandTaps {
+    /// The high band's cut-off, Hz: above most of speech's power (voiced speech's harmonics
+    /// and formants lie under 4 kHz) and above a 4 kHz band the band choice may already have
+    /// chosen.
+    public static let cutoff = 8000.0
+    /// The least score a tap found in the high band needs to be added: every property clear of
+    /// its boundary (a score of 0.5 means one property sits at it).
+    public static let leastScore = 0.9
+    /// How near an onset of the band chosen must lie to stand for the same sound, seconds.
+    public static let reach: Seconds = 0.003
+    /// How many other sounds per tap the band chosen must have heard for the high band to run.
+    public static let othersPerTap = 1.0
+
+    /// One line for people where the high band added taps; nil where it added none or did not run.
+    public static func message(added: Int?) -> String? {
+        guard let added, added > 0 else { return nil }
+        return String(format: "%d tap%@ heard with a %.0f Hz high-pass where the band detected in heard none (other sounds "
+                      + "as many as the taps, as under speech or music)", added, added == 1 ? "" : "s", cutoff)
+    }
+
+    /// `detection` (in the band chosen) with the taps the high band adds; `detect` runs the
+    /// whole detection with a configuration (the high-pass at ``cutoff``). Unchanged where the
+    /// step does not apply; ``TapOnsetDetection/highBandTaps`` says how many were added where
+    /// it ran.
+    static func completed(_ detection: TapOnsetDetection, sampleRate: Double, configuration: OnsetDetectorConfiguration,
+                          detect: (OnsetDetectorConfiguration) throws(AudioError) -> TapOnsetDetection) throws(AudioError)
+        -> TapOnsetDetection {
+        let chosenCutoff = detection.detectionBand?.cutoff ?? configuration.highPassCutoff
+        guard configuration.choosesDetectionBand, cutoff < DetectionBandChoice.highestCutoffFraction * sampleRate,
+              cutoff > chosenCutoff, !detection.onsets.isEmpty,
+              Double(detection.otherOnsets.count) >= othersPerTap * Double(detection.onsets.count) else { return detection }
+        var high = configuration
+        high.highPassCutoff = cutoff
+        // Whether the taps are a drum kit's is judged in the configured band (as for the band
+        // choice); a kit's taps are more than its other sounds, and this step does not run on it.
+        high.completesDensePercussion = false
+        let heard = try detect(high)
+        return adding(heard.onsets.filter { $0.tapScore >= leastScore }, to: detection, cut: configuration.minimumTapScore)
+    }
+
+    /// `detection` with each of `candidates` (taps of the high band, in time order) added where
+    /// the band chosen heard no tap-like sound (see the type's rules), and the other sounds
+    /// they stand for taken out.
+    static func adding(_ candidates: [Onset], to detection: TapOnsetDetection, cut: Double) -> TapOnsetDetection {
+        let heard = detection.allOnsets
+        let heardTimes = heard.map(\.time)
+        var taps = detection.onsets.map(\.time)
+        var added: [Onset] = [], replaced = Set<Seconds>()
+        for candidate in candidates {
+            let first = heardTimes.firstIndex(notBelow: candidate.time - reach)
+            let close = heard[first...].prefix { $0.time <= candidate.time + reach }
+            // A tap or a stimulus onset there is the same sound, already placed; an `other` one
+            // that a rule set aside (its own properties pass the cut) keeps that verdict.
+            guard close.allSatisfy({ $0.kind == .other && ($0.features.map(TapScore.ownScore) ?? 1) < cut }) else { continue }
+            guard !taps.contains(candidate.time, within: TapScore.pairGap.lowerBound) else { continue }
+            var tap = candidate
+            tap.kind = .tap
+            added.append(tap)
+            taps.insert(candidate.time, at: taps.firstIndex(notBelow: candidate.time))
+            replaced.formUnion(close.map(\.time))
+        }
+        var copy = detection
+        copy.highBandTaps = added.count
+        guard !added.isEmpty else { return copy }
+        copy.onsets = (detection.onsets + added).sorted { $0.time < $1.time }
+        copy.otherOnsets = detection.otherOnsets.filter { !replaced.contains($0.time) }
+        return copy
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+@testable import TapOnsets
+import TapAudio
+import TapTestSupport
+
+/// Taps a high band hears where the band chosen heard none (`HighBandTaps`): added only where
+/// the band chosen heard nothing tap-like on its own properties and no rule set a sound aside,
+/// never twice within 40 ms; and the step runs only where other sounds are at least as many as
+/// the taps, at a sample rate that has the band, with the band choice on.
+@Suite struct HighBandTapsTests {
+    /// An onset of the band chosen: `aboveMask` decides its own score (25 dB: clear, about 1;
+    /// −5 dB: under the mask, about 0).
+    func onset(_ time: Double, kind: OnsetKind, aboveMask: Double = 25, score: Double = 1) -> Onset {
+        let features = OnsetFeatures(sustainedSNR: 20, attackDuration: 0.0015, aboveMaskDB: aboveMask, decayDB: -12,
+                                     spectralCentroid: 1_500, spectralFlatness: 0.01, soundCentroid: 1_500,
+                                     bandProfile: [-3, -3], onEarlierSound: false)
+        return Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.001, strength: -20, snrDB: 25,
+                     features: features, tapScore: score, kind: kind)
+    }
+
+    /// A tap of the high band.
+    func heard(_ time: Double, score: Double = 0.95) -> Onset {
+        var tap = onset(time, kind: .tap, score: score)
+        tap.strength = -40
+        return tap
+    }
+
+    func detection(_ onsets: [Onset]) -> TapOnsetDetection {
+        TapOnsetDetection(onsets: onsets.filter { $0.kind == .tap }, otherOnsets: onsets.filter { $0.kind == .other },
+                          stimulusOnsets: onsets.filter { $0.kind == .stimulus })
+    }
+
+    @Test func aTapIsAddedWhereTheBandChosenHeardNothingOrOnlyASoundUnderTheCut() {
+        let chosen = detection([onset(1.0, kind: .tap), onset(2.0, kind: .tap),
+                                onset(2.502, kind: .other, aboveMask: -5, score: 0.01)])
+        #expect(TapScore.ownScore(chosen.otherOnsets[0].features!) < 0.5)
+        let result = HighBandTaps.adding([heard(1.5), heard(2.5)], to: chosen, cut: 0.5)
+        #expect(result.onsets.map(\.time) == [1.0, 1.5, 2.0, 2.5])
+        #expect(result.highBandTaps == 2)
+        // The other sound the tap at 2.5 s stands for leaves the list; the added taps keep
+        // what the high band measured.
+        #expect(result.otherOnsets.isEmpty)
+        #expect(result.onsets.filter { $0.strength == -40 }.count == 2)
+        #expect(result.onsets.allSatisfy { $0.kind == .tap })
+    }
+
+    /// Whatever their own scores: a masked tap taken back by a rule and a click's leftover
+    /// under its mask both score under the cut on their own.
+    @Test func noTapIsAddedOnATapOrAStimulusOnsetOfTheBandChosen() {
+        let chosen = detection([onset(1.0, kind: .tap, aboveMask: -5), onset(2.0, kind: .stimulus, aboveMask: -5)])
+        let result = HighBandTaps.adding([heard(1.002), heard(1.998)], to: chosen, cut: 0.5)
+        #expect(result.onsets.map(\.time) == [1.0])
+        #expect(result.highBandTaps == 0)
+        #expect(result.stimulusOnsets.map(\.time) == [2.0])
+    }
+
+    /// An `other` sound whose own properties pass the cut was set aside by a rule (a release, a
+    /// train, an outsider): that verdict stands. Farther than 3 ms it is another sound.
+    @Test func aSoundARuleSetAsideKeepsItsVerdict() {
+        let aside = onset(3.0, kind: .other, aboveMask: 25, score: 0.1)
+        #expect(TapScore.ownScore(aside.features!) >= 0.5)
+        let chosen = detection([onset(1.0, kind: .tap), aside])
+        #expect(HighBandTaps.adding([heard(3.003)], to: chosen, cut: 0.5).onsets.count == 1)
+        let beyond = HighBandTaps.adding([heard(3.004)], to: chosen, cut: 0.5)
+        #expect(beyond.onsets.map(\.time) == [1.0, 3.004])
+        #expect(beyond.otherOnsets.map(\.time) == [3.0])
+        // At a cut over its own score, the same sound counts as under the cut.
+        #expect(HighBandTaps.adding([heard(3.003)], to: chosen, cut: 1.01).onsets.count == 2)
+    }
+
+    /// No finger taps twice within 40 ms: of the band chosen's taps or of those added.
+    @Test func noTapIsAddedWithinFortyMillisecondsOfAnother() {
+        let chosen = detection([onset(1.0, kind: .tap)])
+        let result = HighBandTaps.adding([heard(1.039), heard(1.5), heard(1.535)], to: chosen, cut: 0.5)
+        #expect(result.onsets.map(\.time) == [1.0, 1.5])
+        #expect(result.highBandTaps == 1)
+        #expect(HighBandTaps.adding([heard(1.041)], to: chosen, cut: 0.5).onsets.count == 2)
+    }
+
+    /// When the step runs: the high band's detection (here a stand-in) is asked only where the
+    /// band chosen heard at least as many other sounds as taps, at a sample rate over 20 kHz,
+    /// under a band chosen below 8 kHz and with the band choice on; it runs with an 8 kHz
+    /// high-pass and no drum-kit completion, and only its taps scoring 0.9 or more are added.
+    @Test func theHighBandRunsOnlyWhereOtherSoundsAreAsManyAsTheTaps() throws {
+        let chosen = detection([onset(1.0, kind: .tap), onset(2.0, kind: .tap),
+                                onset(1.2, kind: .other, aboveMask: -5, score: 0.01),
+                                onset(1.7, kind: .other, aboveMask: -5, score: 0.01)])
+        var asked: [OnsetDetectorConfiguration] = []
+        let high = TapOnsetDetection(onsets: [heard(1.5, score: 0.95), heard(2.5, score: 0.85)])
+        func run(_ detection: TapOnsetDetection, rate: Double = 48_000,
+                 _ change: (inout OnsetDetectorConfiguration) -> Void = { _ in }) throws -> TapOnsetDetection {
+            var configuration = OnsetDetectorConfiguration.standard
+            change(&configuration)
+            return try HighBandTaps.completed(detection, sampleRate: rate, configuration: configuration) {
+                (configuration: OnsetDetectorConfiguration) throws(AudioError) in
+                asked.append(configuration)
+                return high
+            }
+        }
+        let result = try run(chosen)
+        #expect(result.onsets.map(\.time) == [1.0, 1.5, 2.0])
+        #expect(result.highBandTaps == 1)
+        let configuration = try #require(asked.first)
+        #expect(configuration.highPassCutoff == HighBandTaps.cutoff && !configuration.completesDensePercussion)
+        // Fewer other sounds than taps, a rate of 20 kHz, the band choice off, a band chosen at
+        // 8 kHz already: not asked, and the detection is returned as it was.
+        var fewer = chosen
+        fewer.otherOnsets.removeLast()
+        var banded = chosen
+        banded.detectionBand = DetectionBand(cutoff: 8000, contrastDB: 30, configuredContrastDB: 20)
+        asked = []
+        #expect(try run(fewer) == fewer)
+        #expect(try run(chosen, rate: 20_000) == chosen)
+        #expect(try run(chosen) { $0.choosesDetectionBand = false } == chosen)
+        #expect(try run(banded) == banded)
+        #expect(asked.isEmpty)
+    }
+
+    @Test func theMessageCountsTheTapsAdded() {
+        #expect(HighBandTaps.message(added: nil) == nil)
+        #expect(HighBandTaps.message(added: 0) == nil)
+        #expect(HighBandTaps.message(added: 1)?.hasPrefix("1 tap heard with a 8000 Hz high-pass") == true)
+        #expect(HighBandTaps.message(added: 3)?.hasPrefix("3 taps heard") == true)
+    }
+}
+
+/// The step on whole recordings: taps under low-pitched music so loud that the configured band
+/// hears only a few of them (too few for the band choice) are found with the 8 kHz high-pass;
+/// where it does not apply, the detection is that of the band chosen.
+extension HighBandTapsTests {
+    static let tapTimes = TapsUnderMusic.tapTimes
+
+    static func hits(_ onsets: [Onset]) -> Int {
+        tapTimes.filter { truth in onsets.contains { abs($0.time - truth) <= 0.010 } }.count
+    }
+
+    static func loudMusic() -> Signal {
+        Signal(samples: TapsUnderMusic.recording(musicLevel: 0.03), sampleRate: TapsUnderMusic.sampleRate)
+    }
+
+    @Test func tapsUnderLoudMusicAreHeardInTheHighBand() {
+        let signal = Self.loudMusic()
+        var fixed = OnsetDetectorConfiguration.standard
+        fixed.choosesDetectionBand = false
+        let configured = detectTapOnsets(in: signal, configuration: fixed)
+        #expect(configured.onsets.count < DetectionBandChoice.leastTaps)
+        #expect(configured.highBandTaps == nil)
+        let detection = detectTapOnsets(in: signal)
+        #expect(detection.detectionBand == nil)
+        #expect(Self.hits(detection.onsets) == Self.tapTimes.count)
+        #expect(detection.onsets.count == Self.tapTimes.count)
+        #expect(detection.highBandTaps == Self.tapTimes.count - configured.onsets.count)
+        // Each added tap lies where the tap starts (the high-passed contact), within 1 ms.
+        #expect(detection.onsets.allSatisfy { onset in Self.tapTimes.contains { abs($0 - onset.time) <= 0.001 } })
+    }
+
+    /// At 16 kHz an 8 kHz high-pass would leave no band: the step does not run.
+    @Test func aRecordingAt16kHzHasNoHighBand() throws {
+        let signal = try Self.loudMusic().resampled(to: 16_000)
+        #expect(detectTapOnsets(in: signal).highBandTaps == nil)
+    }
+
+    /// Taps alone (few other sounds): nothing runs, and the detection is the band chosen's.
+    @Test func tapsAloneAreLeftAsTheyAre() {
+        let starts = (0..<30).map { 22_050 + $0 * 22_050 }
+        let detection = detectTapOnsets(in: syntheticTaps(starts: starts, amplitude: 300, frames: 44_100 * 17))
+        #expect(detection.otherOnsets.count < detection.onsets.count)
+        #expect(detection.highBandTaps == nil)
+    }
+
+    /// With the music's own file given, its bleed is subtracted and the step does not run (the
+    /// high band would hear the music again, unmarked).
+    @Test func notAfterAStimulusFilesSubtraction() throws {
+        let detection = detectTapOnsets(in: Self.loudMusic(), stimulus: StimulusInput(signal: Signal(
+            samples: TapsUnderMusic.music(level: 0.03), sampleRate: TapsUnderMusic.sampleRate)))
+        #expect(try #require(detection.stimulusBleed).removed)
+        #expect(detection.highBandTaps == nil)
+    }
+}
