@@ -12,25 +12,30 @@ import TapAudio
 /// stands clear where it is masked below.
 ///
 /// So where a recording's other sounds are at least as many as its taps (``othersPerTap``:
-/// speech, music, a noisy room; a recording of taps alone is left as it is, and costs
-/// nothing), the detection runs again with a high-pass at ``cutoff``, and each tap found there
-/// that scores ``leastScore`` or more is added where the band chosen heard
+/// speech, music; tapping with few other sounds is left as it is, and costs nothing), the
+/// detection runs again with a high-pass at ``cutoff``, and each tap found there that scores
+/// ``leastScore`` or more is added where the band chosen heard
 ///
-/// - no onset within ``reach``, or only onsets it scored under the cut on their own properties
-///   (SNR, mask, attack, decay: ``TapScore``), none that a rule set aside (a key's release, a
-///   train of glottal pulses, a sound off the taps' rhythm: the band chosen judged those in
-///   their context, and its judgement stands),
-/// - and no tap within ``TapScore/pairGap``'s lower bound (no finger taps twice that soon).
+/// - no onset within ``reach``, or only `other` onsets whose own properties (SNR, mask, attack,
+///   decay: `TapScore.ownScore`) score under the cut. An `other` onset whose own properties
+///   pass the cut was set aside by a rule (a key's release, a train of glottal pulses, a sound
+///   off the taps' rhythm) or by its level far under the recording's taps: the band chosen
+///   judged it in its context, and that judgement stands;
+/// - and no tap less than ``TapScore/pairGap``'s lower bound away (no finger taps twice that
+///   soon, as `TapScore` holds).
 ///
 /// The onsets of the band chosen that the added tap stands for leave the other sounds. An
 /// added tap carries what the high band measured: its time, its strength and SNR over the
-/// high-passed background, its features and its score.
+/// high-passed background, its features and its score (nothing in the output marks it but the
+/// count, ``TapOnsetDetection/highBandTaps``).
 ///
 /// Not where a stimulus file's bleed was subtracted (the high band would hear the stimulus
-/// again, which nothing marks there), not below a sample rate of ``cutoff`` / 0.4 (20 kHz), and
-/// not with ``OnsetDetectorConfiguration/choosesDetectionBand`` off (`--fixed-band`). The
-/// numbers were chosen on the development splits of the robustness corpus and its phone
-/// chains (Docs/robustness.md, "Taps heard in a high band").
+/// again, which nothing marks there), not on a drum kit completed from the spectral flux (its
+/// hits are the taps), only at sample rates over ``cutoff`` / 0.4 (20 kHz: the band keeps some
+/// width under Nyquist, as ``DetectionBandChoice`` requires), and not with
+/// ``OnsetDetectorConfiguration/choosesDetectionBand`` off (`--fixed-band`). The numbers were
+/// chosen on the development splits of the robustness corpus and its phone chains
+/// (Docs/robustness.md, "Taps heard in a high band").
 public enum HighBandTaps {
     /// The high band's cut-off, Hz: above most of speech's power (voiced speech's harmonics
     /// and formants lie under 4 kHz) and above a 4 kHz band the band choice may already have
@@ -47,8 +52,8 @@ public enum HighBandTaps {
     /// One line for people where the high band added taps; nil where it added none or did not run.
     public static func message(added: Int?) -> String? {
         guard let added, added > 0 else { return nil }
-        return String(format: "%d tap%@ heard with a %.0f Hz high-pass where the band detected in heard none (other sounds "
-                      + "as many as the taps, as under speech or music)", added, added == 1 ? "" : "s", cutoff)
+        return String(format: "%d tap%@ heard with a high-pass at %.0f Hz where the band detected in heard none (other sounds "
+                      + "at least as many as the taps, as under speech or music)", added, added == 1 ? "" : "s", cutoff)
     }
 
     /// `detection` (in the band chosen) with the taps the high band adds; `detect` runs the
@@ -59,8 +64,11 @@ public enum HighBandTaps {
                           detect: (OnsetDetectorConfiguration) throws(AudioError) -> TapOnsetDetection) throws(AudioError)
         -> TapOnsetDetection {
         let chosenCutoff = detection.detectionBand?.cutoff ?? configuration.highPassCutoff
-        guard configuration.choosesDetectionBand, cutoff < DetectionBandChoice.highestCutoffFraction * sampleRate,
-              cutoff > chosenCutoff, !detection.onsets.isEmpty,
+        // Where no tap at all was heard but other sounds were, the masking is at its worst.
+        let heardAnything = !detection.onsets.isEmpty || !detection.otherOnsets.isEmpty
+        guard configuration.choosesDetectionBand, detection.stimulusBleed?.status != .removed,
+              detection.densePercussionOnsets == nil, cutoff < DetectionBandChoice.highestCutoffFraction * sampleRate,
+              cutoff > chosenCutoff, heardAnything,
               Double(detection.otherOnsets.count) >= othersPerTap * Double(detection.onsets.count) else { return detection }
         var high = configuration
         high.highPassCutoff = cutoff
@@ -75,28 +83,29 @@ public enum HighBandTaps {
     /// the band chosen heard no tap-like sound (see the type's rules), and the other sounds
     /// they stand for taken out.
     static func adding(_ candidates: [Onset], to detection: TapOnsetDetection, cut: Double) -> TapOnsetDetection {
+        let others = detection.otherOnsets
         let heard = detection.allOnsets
-        let heardTimes = heard.map(\.time)
+        let heardTimes = heard.map(\.time), otherTimes = others.map(\.time)
         var taps = detection.onsets.map(\.time)
-        var added: [Onset] = [], replaced = Set<Seconds>()
+        var added: [Onset] = [], replaced = Set<Int>()
         for candidate in candidates {
             let first = heardTimes.firstIndex(notBelow: candidate.time - reach)
             let close = heard[first...].prefix { $0.time <= candidate.time + reach }
-            // A tap or a stimulus onset there is the same sound, already placed; an `other` one
-            // that a rule set aside (its own properties pass the cut) keeps that verdict.
+            // A stimulus onset there is the same sound, already placed (so is a tap, which the
+            // gap below also keeps out); an `other` one whose own properties pass the cut keeps
+            // the verdict that set it aside.
             guard close.allSatisfy({ $0.kind == .other && ($0.features.map(TapScore.ownScore) ?? 1) < cut }) else { continue }
-            guard !taps.contains(candidate.time, within: TapScore.pairGap.lowerBound) else { continue }
-            var tap = candidate
-            tap.kind = .tap
-            added.append(tap)
+            if let nearest = taps.nearest(to: candidate.time), abs(nearest - candidate.time) < TapScore.pairGap.lowerBound { continue }
+            added.append(candidate)
             taps.insert(candidate.time, at: taps.firstIndex(notBelow: candidate.time))
-            replaced.formUnion(close.map(\.time))
+            let firstOther = otherTimes.firstIndex(notBelow: candidate.time - reach)
+            replaced.formUnion((firstOther..<others.count).prefix { otherTimes[$0] <= candidate.time + reach })
         }
         var copy = detection
         copy.highBandTaps = added.count
         guard !added.isEmpty else { return copy }
         copy.onsets = (detection.onsets + added).sorted { $0.time < $1.time }
-        copy.otherOnsets = detection.otherOnsets.filter { !replaced.contains($0.time) }
+        copy.otherOnsets = others.indices.filter { !replaced.contains($0) }.map { others[$0] }
         return copy
     }
 }

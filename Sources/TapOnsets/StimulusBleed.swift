@@ -181,7 +181,8 @@ func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration:
     let detection = try detectTapOnsetsInOneBand(source, configuration: configuration, bleed: bleed, stimulus: stimulus,
                                                  stimulusConfiguration: stimulusConfiguration)
     // Where a stimulus file's bleed was subtracted, the background the survey would measure
-    // in the recording is mostly that bleed, which the detection no longer hears.
+    // in the recording is mostly that bleed, which the detection no longer hears; and a higher
+    // band, detected without the file, would hear the stimulus again, unmarked.
     guard configuration.choosesDetectionBand, detection.stimulusBleed?.status != .removed else { return detection }
     let chosen = try inTheChosenBand(detection, source: source, configuration: configuration, bleed: bleed,
                                      stimulusConfiguration: stimulusConfiguration)

@@ -62,6 +62,8 @@ extension DetectionBandTests {
         let added = detection.highBandTaps ?? 0
         #expect(detection.onsets.count == inTheConfiguredBand.onsets.count + added)
         #expect(Set(inTheConfiguredBand.onsets.map(\.time)).isSubset(of: detection.onsets.map(\.time)))
+        #expect(detection.stimulusOnsets == inTheConfiguredBand.stimulusOnsets)
+        #expect(Set(detection.otherOnsets.map(\.time)).isSubset(of: inTheConfiguredBand.otherOnsets.map(\.time)))
     }
 }
 
