@@ -26,8 +26,8 @@ import TapAudio
 ///
 /// The onsets of the band chosen that the added tap stands for leave the other sounds. An
 /// added tap carries what the high band measured: its time, its strength and SNR over the
-/// high-passed background, its features and its score (nothing in the output marks it but the
-/// count, ``TapOnsetDetection/highBandTaps``).
+/// high-passed background, its features and its score, and ``Onset/highBandCutoff`` says so
+/// (``TapOnsetDetection/highBandTaps`` counts them).
 ///
 /// Not where a stimulus file's bleed was subtracted (the high band would hear the stimulus
 /// again, which nothing marks there), not on a drum kit completed from the spectral flux (its
@@ -96,7 +96,9 @@ public enum HighBandTaps {
             // the verdict that set it aside.
             guard close.allSatisfy({ $0.kind == .other && ($0.features.map(TapScore.ownScore) ?? 1) < cut }) else { continue }
             if let nearest = taps.nearest(to: candidate.time), abs(nearest - candidate.time) < TapScore.pairGap.lowerBound { continue }
-            added.append(candidate)
+            var tap = candidate
+            tap.highBandCutoff = cutoff
+            added.append(tap)
             taps.insert(candidate.time, at: taps.firstIndex(notBelow: candidate.time))
             let firstOther = otherTimes.firstIndex(notBelow: candidate.time - reach)
             replaced.formUnion((firstOther..<others.count).prefix { otherTimes[$0] <= candidate.time + reach })

@@ -23,6 +23,10 @@ public struct Onset: Sendable, Equatable, Codable {
     /// Where a far fainter lead-in began when the start stepped over one (a lossy codec's
     /// pre-echo; see Docs/algorithms.md), in seconds; nil when there was none.
     public var precursorTime: Seconds? = nil
+    /// The high-pass (Hz) this onset was detected and measured with where that is not its
+    /// recording's: a tap ``HighBandTaps`` added from its 8 kHz band, whose strength, SNR and
+    /// features are that band's. Nil for every other onset.
+    public var highBandCutoff: Double? = nil
 
     /// Creates an onset.
     public init(time: Seconds, frame: Int, peakTime: Seconds, strength: Double, snrDB: Double,

@@ -96,7 +96,7 @@ struct OnsetsCommand: ParsableCommand {
         }
         // `file` whatever the number of inputs, so one script reads the output of one file or many.
         let featureColumns = features ? ["sustained_snr_db", "attack_ms", "above_mask_db", "decay_db", "centroid_hz", "flatness",
-                                          "on_earlier_sound", "sound_centroid_hz", "band_profile_db"] : []
+                                          "on_earlier_sound", "sound_centroid_hz", "band_profile_db", "high_band_hz"] : []
         let columns = ["file", "time", "strength", "snr_db", "tap_score", "kind"] + featureColumns
         func cells(_ onset: Onset, _ file: String) -> [String] {
             var row = [file, String(format: "%.6f", onset.time), String(format: "%.2f", onset.strength), String(format: "%.2f", onset.snrDB),
@@ -109,7 +109,8 @@ struct OnsetsCommand: ParsableCommand {
                         measured?.spectralFlatness.map { String(format: "%.3f", $0) } ?? "",
                         measured.map { $0.onEarlierSound ? "true" : "false" } ?? "",
                         measured?.soundCentroid.map { String(format: "%.0f", $0) } ?? "",
-                        measured?.bandProfile.map { $0.map { String(format: "%.1f", $0) }.joined(separator: ";") } ?? ""]
+                        measured?.bandProfile.map { $0.map { String(format: "%.1f", $0) }.joined(separator: ";") } ?? "",
+                        onset.highBandCutoff.map { String(format: "%.0f", $0) } ?? ""]
             }
             return row
         }
@@ -142,6 +143,8 @@ struct OnsetsCommand: ParsableCommand {
                     var on_earlier_sound: Bool?
                     var sound_centroid_hz: Double?
                     var band_profile_db: [Double]?
+                    /// Only on a tap added from the 8 kHz band (`HighBandTaps`): that band's high-pass.
+                    var high_band_hz: Double?
                 }
             }
             struct Document: Encodable {
@@ -162,7 +165,8 @@ struct OnsetsCommand: ParsableCommand {
                                  flatness: measured?.spectralFlatness.map { ($0 * 1000).rounded() / 1000 },
                                  on_earlier_sound: measured?.onEarlierSound,
                                  sound_centroid_hz: measured?.soundCentroid.map { $0.rounded() },
-                                 band_profile_db: measured?.bandProfile.map { $0.map { ($0 * 10).rounded() / 10 } })
+                                 band_profile_db: measured?.bandProfile.map { $0.map { ($0 * 10).rounded() / 10 } },
+                                 high_band_hz: onset.highBandCutoff)
                 })
             }
             printOutput(try renderJSON(Document(tapkit: onsetOptions.provenance(), files: fileOnsets, errors: errors)))

@@ -91,17 +91,19 @@ import TapAccuracy
     }
 
     /// `--features` adds the measurements behind the score, the sound's own centroid and its
-    /// spread over octave bands last, in CSV and JSON alike.
+    /// spread over octave bands, then the high band's mark (empty: these taps were all heard in
+    /// the recording's band), in CSV and JSON alike.
     @Test func onsetsFeaturesEndWithTheSoundsOwnSpectrum() throws {
         let csv = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "csv", "--features"])
         #expect(csv.status == 0, "\(csv.stderr)")
         let lines = csv.stdout.split(separator: "\n")
-        #expect(lines.first == "file,time,strength,snr_db,tap_score,kind,sustained_snr_db,attack_ms,above_mask_db,decay_db,centroid_hz,flatness,on_earlier_sound,sound_centroid_hz,band_profile_db")
+        #expect(lines.first == "file,time,strength,snr_db,tap_score,kind,sustained_snr_db,attack_ms,above_mask_db,decay_db,centroid_hz,flatness,on_earlier_sound,sound_centroid_hz,band_profile_db,high_band_hz")
         let cells = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        let centroids = cells.compactMap { $0.dropLast().last.flatMap { Double($0) } }
+        #expect(cells.allSatisfy { $0.last == "" })
+        let centroids = cells.compactMap { $0.dropLast(2).last.flatMap { Double($0) } }
         #expect(centroids.count == lines.count - 1 && centroids.allSatisfy { $0 > 0 })
         // Each band's share in dB: at most 0, at least -30, one of them near 0 dB's share.
-        let profiles = cells.map { $0.last.map { $0.split(separator: ";").compactMap { Double($0) } } ?? [] }
+        let profiles = cells.map { $0.dropLast().last.map { $0.split(separator: ";").compactMap { Double($0) } } ?? [] }
         #expect(profiles.allSatisfy { $0.count >= 3 && $0.allSatisfy { (-30...0).contains($0) } && $0.max()! > -6 })
         let json = try runTapKit(["onsets", fixtures + "/001_01.wav", "--format", "json", "--features"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -109,6 +111,7 @@ import TapAccuracy
         let onsets = try #require(files.first?["onsets"] as? [[String: Any]])
         #expect(!onsets.isEmpty && onsets.allSatisfy { ($0["sound_centroid_hz"] as? Double ?? 0) > 0 })
         #expect(onsets.allSatisfy { ($0["band_profile_db"] as? [Double])?.count == profiles.first?.count })
+        #expect(onsets.allSatisfy { $0["high_band_hz"] == nil })
     }
 
     /// A drum kit's hits are taps (49 or more of its 54), and stderr says the spectral flux
@@ -173,6 +176,17 @@ import TapAccuracy
         #expect(times.count == TapsUnderMusic.tapTimes.count, "\(times)")
         #expect(TapsUnderMusic.tapTimes.allSatisfy { truth in times.contains { abs($0 - truth) <= 0.001 } }, "\(times)")
         #expect(result.stderr.contains("taps heard with a high-pass at 8000 Hz where the band detected in heard none"), "\(result.stderr)")
+        // `--features` marks the added taps in its last column, JSON in a key of their own.
+        let marked = try runTapKit(["onsets", path, "--format", "csv", "--features"])
+        let lastCells = marked.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).last ?? "" }
+        let added = lastCells.filter { $0 == "8000" }.count
+        #expect(added >= TapsUnderMusic.tapTimes.count - DetectionBandChoice.leastTaps && added + lastCells.filter(\.isEmpty).count == times.count,
+                "\(lastCells)")
+        #expect(result.stderr.contains("\(added) taps heard"), "\(result.stderr)")
+        let json = try runTapKit(["onsets", path, "--format", "json"])
+        let onsetsDocument = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let onsets = try #require(((onsetsDocument["files"] as? [[String: Any]])?.first)?["onsets"] as? [[String: Any]])
+        #expect(onsets.filter { $0["high_band_hz"] as? Double == 8000 }.count == added)
         let fixed = try runTapKit(["onsets", path, "--format", "csv", "--fixed-band"])
         #expect(fixed.status == 0 && !fixed.stderr.contains("8000 Hz"), "\(fixed.stderr)")
         #expect(fixed.stdout.split(separator: "\n").count - 1 < DetectionBandChoice.leastTaps)

@@ -43,6 +43,8 @@ import TapTestSupport
         #expect(result.otherOnsets.isEmpty)
         #expect(result.onsets.filter { $0.strength == -40 }.count == 2)
         #expect(result.onsets.allSatisfy { $0.kind == .tap })
+        // ...and say so.
+        #expect(result.onsets.map(\.highBandCutoff) == [nil, HighBandTaps.cutoff, nil, HighBandTaps.cutoff])
     }
 
     /// Whatever their own scores: a masked tap taken back by a rule and a click's leftover
