@@ -90,9 +90,9 @@ public struct TaskLatency: Sendable {
     /// The band the onsets were detected in when it was not the configured one (music or speech
     /// drowned the taps there: `DetectionBandChoice`); nil otherwise.
     public var detectionBand: DetectionBand?
-    /// How many taps the high band added where the band detected in heard none
-    /// (`HighBandTaps`); nil where it did not run.
-    public var highBandTaps: Int?
+    /// How many of ``onsets`` the high band added where the band detected in heard none
+    /// (`HighBandTaps`, marked by `Onset.highBandCutoff`).
+    public var highBandTaps: Int { onsets.count { $0.highBandCutoff != nil } }
 
     /// Creates the analysis of a task from its parts; ``latency`` is derived from the pairs.
     public init(id: TaskID, touches: [Seconds], onsets: [Onset], stimulusOnsets: [Onset] = [], match: MatchResult,
@@ -226,6 +226,5 @@ public func analyzeLatency(id: TaskID, touches: [Seconds], detection: TapOnsetDe
     task.recordingDuration = detection.duration
     task.clippedRuns = detection.clippedRuns
     task.detectionBand = detection.detectionBand
-    task.highBandTaps = detection.highBandTaps
     return task
 }

@@ -49,17 +49,16 @@ public enum HighBandTaps {
     /// How many other sounds per tap the band chosen must have heard for the high band to run.
     public static let othersPerTap = 1.0
 
-    /// One line for people where the high band added taps; nil where it added none or did not run.
-    public static func message(added: Int?) -> String? {
-        guard let added, added > 0 else { return nil }
+    /// One line for people where the high band added taps; nil where it added none.
+    public static func message(added: Int) -> String? {
+        guard added > 0 else { return nil }
         return String(format: "%d tap%@ heard with a high-pass at %.0f Hz where the band detected in heard none (other sounds "
                       + "at least as many as the taps, as under speech or music)", added, added == 1 ? "" : "s", cutoff)
     }
 
     /// `detection` (in the band chosen) with the taps the high band adds; `detect` runs the
     /// whole detection with a configuration (the high-pass at ``cutoff``). Unchanged where the
-    /// step does not apply; ``TapOnsetDetection/highBandTaps`` says how many were added where
-    /// it ran.
+    /// step does not apply; ``TapOnsetDetection/highBandTaps`` counts the taps added.
     static func completed(_ detection: TapOnsetDetection, sampleRate: Double, configuration: OnsetDetectorConfiguration,
                           detect: (OnsetDetectorConfiguration) throws(AudioError) -> TapOnsetDetection) throws(AudioError)
         -> TapOnsetDetection {
@@ -103,9 +102,8 @@ public enum HighBandTaps {
             let firstOther = otherTimes.firstIndex(notBelow: candidate.time - reach)
             replaced.formUnion((firstOther..<others.count).prefix { otherTimes[$0] <= candidate.time + reach })
         }
+        guard !added.isEmpty else { return detection }
         var copy = detection
-        copy.highBandTaps = added.count
-        guard !added.isEmpty else { return copy }
         copy.onsets = (detection.onsets + added).sorted { $0.time < $1.time }
         copy.otherOnsets = others.indices.filter { !replaced.contains($0) }.map { others[$0] }
         return copy

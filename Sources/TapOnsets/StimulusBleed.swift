@@ -180,10 +180,6 @@ func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration:
                      stimulusConfiguration: StimulusBleedConfiguration) throws(AudioError) -> TapOnsetDetection {
     let detection = try detectTapOnsetsInOneBand(source, configuration: configuration, bleed: bleed, stimulus: stimulus,
                                                  stimulusConfiguration: stimulusConfiguration)
-    // Where a stimulus file's bleed was subtracted, the background the survey would measure
-    // in the recording is mostly that bleed, which the detection no longer hears; and a higher
-    // band, detected without the file, would hear the stimulus again, unmarked.
-    guard configuration.choosesDetectionBand, detection.stimulusBleed?.status != .removed else { return detection }
     let chosen = try inTheChosenBand(detection, source: source, configuration: configuration, bleed: bleed,
                                      stimulusConfiguration: stimulusConfiguration)
     // Taps the high band hears where the band chosen heard none (masked by a syllable or a note).
@@ -199,7 +195,10 @@ func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration:
 private func inTheChosenBand(_ detection: TapOnsetDetection, source: some AudioSource & FrameReadable,
                              configuration: OnsetDetectorConfiguration, bleed: BleedHandling,
                              stimulusConfiguration: StimulusBleedConfiguration) throws(AudioError) -> TapOnsetDetection {
-    guard let band = try DetectionBandChoice.better(for: detection, source: source, configuration: configuration)
+    // Where a stimulus file's bleed was subtracted, the background the survey would measure
+    // in the recording is mostly that bleed, which the detection no longer hears.
+    guard configuration.choosesDetectionBand, detection.stimulusBleed?.status != .removed,
+          let band = try DetectionBandChoice.better(for: detection, source: source, configuration: configuration)
     else { return detection }
     // Everything again in the band where the taps stand clear: the click grid, the bleed's
     // subtraction, the scores and the starts are all measured on what the detector hears.

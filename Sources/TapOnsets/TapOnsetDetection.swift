@@ -30,10 +30,9 @@ public struct TapOnsetDetection: Sendable, Equatable {
     /// clearer of the recording's other sounds there (``DetectionBandChoice``), that band; nil
     /// otherwise.
     public var detectionBand: DetectionBand? = nil
-    /// Where the detection ran again in a high band because other sounds were at least as many
-    /// as the taps (``HighBandTaps``), how many taps it added where the band chosen heard none;
-    /// nil where it did not run.
-    public var highBandTaps: Int? = nil
+    /// How many of ``onsets`` ``HighBandTaps`` added from its 8 kHz band (marked by
+    /// ``Onset/highBandCutoff``).
+    public var highBandTaps: Int { onsets.count { $0.highBandCutoff != nil } }
 
     /// A detection from its parts (for tests and for onsets found elsewhere).
     public init(onsets: [Onset], otherOnsets: [Onset] = [], stimulusOnsets: [Onset] = [], cancelledClicks: Int = 0,
