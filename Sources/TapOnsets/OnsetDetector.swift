@@ -238,6 +238,19 @@ public struct OnsetDetector: Sendable {
         return steps
     }
 
+    /// How many samples past `frame` a tap begins past a suppressor's spread
+    /// (`StartPicker.pastSpread`), read on the filtered history from `frame` on; 0 where it
+    /// begins at `frame`.
+    private func pastSpread(from frame: Int) -> Int {
+        let window = max(2, Int((StartPicker.spreadWindow * sampleRate).rounded()))
+        let last = min(frame + Int((StartPicker.spreadSpan * sampleRate).rounded()), samplesSeen)
+        let first = max(frame, samplesSeen - historyLength)
+        guard first == frame, last - frame > 2 * window else { return 0 }
+        let stretch = (frame..<last).map { history[$0 & historyMask] }
+        let minimumMove = Int((StartPicker.spreadMinimumMove * sampleRate).rounded(.up))
+        return stretch.withUnsafeBufferPointer { StartPicker.pastSpread($0, window: window, minimumMove: minimumMove) } ?? 0
+    }
+
     /// The highest short-time power (dB, as ``Onset/strength`` is measured) among the
     /// windows that end inside `frames`, from the power ring; nil when none does or the ring
     /// no longer holds them.
@@ -581,7 +594,9 @@ public struct OnsetDetector: Sendable {
                 if underLimit { picked = (stepped.start, nil); break }
             }
         }
-        let frame = start + picked.start
+        var frame = start + picked.start
+        // A tap far over a suppressed background may start past the suppressor's spread.
+        if tracker.role == .taps, peakSNR >= StartPicker.spreadMinimumSNRDB { frame += pastSpread(from: frame) }
         // A start picked inside the previous onset's refractory period is that tap again (a
         // quiet tap's power can dip under the release level and come back)...
         if frame - tracker.lastOnsetFrame < tracker.refractorySamples {

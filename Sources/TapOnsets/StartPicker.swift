@@ -1,4 +1,5 @@
 import Foundation
+import TapAudio
 
 /// Finds where a transient starts inside a short stretch of signal with the Akaike
 /// Information Criterion picker: the split point that best explains the stretch as
@@ -41,6 +42,62 @@ enum StartPicker {
         // The same length on both sides of the second point (at least 8 samples after it).
         let after = meanSquare(second..<min(rest.count, second + max(second, 8)))
         return 10 * log10(after / meanSquare(0..<second)) >= jumpDB ? (first + second, first) : (first, nil)
+    }
+
+    /// How far a tap's peak must stand over the noise floor (``Onset/snrDB``) for its start to
+    /// be looked for past a suppressor's spread (``pastSpread(_:window:minimumMove:)``), dB. An
+    /// FFT noise suppressor leaves the background tens of decibels under the taps (the corpus's
+    /// `gated` taps stand 45 dB or more over it, 1188 of 1199; the taps of the corpus's other
+    /// conditions and of suites A–D rarely do), and its gains spread each tap over the
+    /// suppressor's frame.
+    static let spreadMinimumSNRDB = 45.0
+    /// Where the sound begins past the spread: at the first window whose power comes within
+    /// this much of the loudest window of the next ``spreadSpan``, dB. A tap's own start stands
+    /// a median 13 dB under that (the corpus's `baseline` taps, dev splits: 9–18 dB between
+    /// the quartiles); 12, 15 and 18 dB were tried on the dev splits and 15 kept.
+    static let spreadReachDB = 15.0
+    /// The start is looked past only where the power over the shortest move from it lies this
+    /// far or further under the loudest window, dB: the spread begins 30–40 dB under a tap,
+    /// while a tap's own contact burst starts within about 20 dB of what follows.
+    static let spreadStartDepthDB = 20.0
+    /// The window the power is read in, seconds, and how far after the picked start the
+    /// loudest is sought.
+    static let spreadWindow: Seconds = 0.000125
+    static let spreadSpan: Seconds = 0.004
+    /// The shortest move worth making, seconds (two windows): a tap that rises within a
+    /// window or so is left where the picker put it.
+    static let spreadMinimumMove: Seconds = 0.00025
+
+    /// How many samples after `samples[0]` (a picked start, followed by up to ``spreadSpan`` of
+    /// signal) the sound itself begins, where what leads it rises from far under it: an FFT
+    /// noise suppressor's gains spread a tap's energy over the suppressor's frame, so that the
+    /// power rises smoothly for a millisecond or two before the tap, with no step at the true
+    /// start for ``pickSkippingPrecursor(_:jumpDB:)`` to find (Docs/robustness.md, "What makes
+    /// `gated` taps early"). The sound begins at the first `window`-sample window whose power
+    /// comes within ``spreadReachDB`` of the loudest (the window's middle), where the power
+    /// over the first `minimumMove` samples lies ``spreadStartDepthDB`` or more under the
+    /// loudest and the move is `minimumMove` samples or more; otherwise nil.
+    static func pastSpread(_ samples: UnsafeBufferPointer<Float>, window: Int, minimumMove: Int) -> Int? {
+        guard window >= 1, samples.count > 2 * window else { return nil }
+        // The mean power of each window, sliding by one sample.
+        var powers: [Double] = []
+        powers.reserveCapacity(samples.count - window + 1)
+        var sum = 0.0
+        for index in samples.indices {
+            sum += Double(samples[index]) * Double(samples[index])
+            if index >= window { sum -= Double(samples[index - window]) * Double(samples[index - window]) }
+            if index >= window - 1 { powers.append(sum / Double(window)) }
+        }
+        // The level at the start over the shortest move (a window's power alone scatters by
+        // several decibels on a noise-like contact burst).
+        let startSpan = min(max(minimumMove, window), samples.count)
+        var startPower = 0.0
+        for index in 0..<startSpan { startPower += Double(samples[index]) * Double(samples[index]) }
+        startPower /= Double(startSpan)
+        guard let loudest = powers.max(), loudest > 0, startPower <= loudest * pow(10, -spreadStartDepthDB / 10),
+              let reached = powers.firstIndex(where: { $0 >= loudest * pow(10, -spreadReachDB / 10) }) else { return nil }
+        let move = reached + window / 2
+        return move >= minimumMove ? move : nil
     }
 
     /// Returns the index (into `samples`) of the first sample of the higher-variance segment.
