@@ -85,8 +85,12 @@ public struct OnsetDetector: Sendable {
         var state = EventState.idle
         /// No start may be placed before this sample (the previous onset's peak).
         var earliestStart = 0
-        /// Frame of the last onset reported (for the refractory period).
+        /// Where the picker put the last onset's start (for the refractory period): before any
+        /// move past a suppressor's spread, so the move changes no judgement of whether a
+        /// sound is the last one again.
         var lastOnsetFrame = Int.min / 2
+        /// The frame of the last onset reported (moved or not), to find it in the list.
+        var lastReportedFrame = Int.min / 2
         /// Peak power of the last onset reported, dB: a far louder sound inside its refractory
         /// period replaces it (a blip of noise just before a tap is not the tap).
         var lastOnsetPeakDB = -Double.infinity
@@ -240,15 +244,14 @@ public struct OnsetDetector: Sendable {
 
     /// How many samples past `frame` a tap begins past a suppressor's spread
     /// (`StartPicker.pastSpread`), read on the filtered history from `frame` on; 0 where it
-    /// begins at `frame`.
-    private func pastSpread(from frame: Int) -> Int {
-        let window = max(2, Int((StartPicker.spreadWindow * sampleRate).rounded()))
-        let last = min(frame + Int((StartPicker.spreadSpan * sampleRate).rounded()), samplesSeen)
-        let first = max(frame, samplesSeen - historyLength)
-        guard first == frame, last - frame > 2 * window else { return 0 }
+    /// begins at `frame`. The history holds half a second past any start while the stream
+    /// runs; at its end the span is what is left.
+    private func spreadMove(from frame: Int) -> Int {
+        let sizes = StartPicker.spreadFrames(sampleRate: sampleRate)
+        let last = min(frame + sizes.span, samplesSeen)
+        guard last - frame > 2 * sizes.window else { return 0 }
         let stretch = (frame..<last).map { history[$0 & historyMask] }
-        let minimumMove = Int((StartPicker.spreadMinimumMove * sampleRate).rounded(.up))
-        return stretch.withUnsafeBufferPointer { StartPicker.pastSpread($0, window: window, minimumMove: minimumMove) } ?? 0
+        return stretch.withUnsafeBufferPointer { StartPicker.pastSpread($0, window: sizes.window, minimumMove: sizes.minimumMove) } ?? 0
     }
 
     /// The highest short-time power (dB, as ``Onset/strength`` is measured) among the
@@ -594,18 +597,20 @@ public struct OnsetDetector: Sendable {
                 if underLimit { picked = (stepped.start, nil); break }
             }
         }
-        var frame = start + picked.start
-        // A tap far over a suppressed background may start past the suppressor's spread.
-        if tracker.role == .taps, peakSNR >= StartPicker.spreadMinimumSNRDB { frame += pastSpread(from: frame) }
+        let pickedFrame = start + picked.start
         // A start picked inside the previous onset's refractory period is that tap again (a
         // quiet tap's power can dip under the release level and come back)...
-        if frame - tracker.lastOnsetFrame < tracker.refractorySamples {
+        if pickedFrame - tracker.lastOnsetFrame < tracker.refractorySamples {
             // ...unless this sound is far louder: then the previous onset was its precursor.
-            guard peakDB >= tracker.lastOnsetPeakDB + Self.replacingRiseDB, onsets.last?.frame == tracker.lastOnsetFrame else { return }
+            guard peakDB >= tracker.lastOnsetPeakDB + Self.replacingRiseDB, onsets.last?.frame == tracker.lastReportedFrame else { return }
             onsets.removeLast()
         }
-        tracker.lastOnsetFrame = frame
+        tracker.lastOnsetFrame = pickedFrame
         tracker.lastOnsetPeakDB = peakDB
+        // A tap far over a suppressed background starts past the suppressor's spread.
+        let frame = pickedFrame
+            + (tracker.role == .taps && peakSNR >= StartPicker.spreadMinimumSNRDB ? spreadMove(from: pickedFrame) : 0)
+        tracker.lastReportedFrame = frame
         let features = tracker.role == .taps
             ? measure(onsetFrame: frame, peakTime: peakTime, peakDB: peakDB, floorDB: floorDB, threshold: tracker.configuration.thresholdDB)
             : nil

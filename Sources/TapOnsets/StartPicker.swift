@@ -53,25 +53,34 @@ enum StartPicker {
     static let spreadMinimumSNRDB = 45.0
     /// Where the sound begins past the spread: at the first window whose power comes within
     /// this much of the loudest window of the next ``spreadSpan``, dB. A tap's own start stands
-    /// a median 13 dB under that (the corpus's `baseline` taps, dev splits: 9–18 dB between
-    /// the quartiles); 12, 15 and 18 dB were tried on the dev splits and 15 kept.
+    /// a median 13 dB under the loudest 0.125 ms window of its first 2 ms (the corpus's
+    /// `baseline` taps, dev splits: 9–18 dB between the quartiles); 12, 15, 18 and 20 dB were
+    /// tried on the dev splits and 15 kept.
     static let spreadReachDB = 15.0
     /// The start is looked past only where the power over the shortest move from it lies this
     /// far or further under the loudest window, dB: the spread begins 30–40 dB under a tap,
     /// while a tap's own contact burst starts within about 20 dB of what follows.
     static let spreadStartDepthDB = 20.0
-    /// The window the power is read in, seconds, and how far after the picked start the
-    /// loudest is sought.
+    /// The window the power is read in, seconds (at least two samples: 0.25 ms at 8 kHz).
     static let spreadWindow: Seconds = 0.000125
+    /// How far after the picked start the loudest window is sought, seconds.
     static let spreadSpan: Seconds = 0.004
-    /// The shortest move worth making, seconds (two windows): a tap that rises within a
-    /// window or so is left where the picker put it.
+    /// The shortest move worth making, seconds (two windows at 44.1 and 48 kHz): a tap that
+    /// rises within a window or so is left where the picker put it. The start's level is read
+    /// over this span too.
     static let spreadMinimumMove: Seconds = 0.00025
+
+    /// ``spreadWindow``, ``spreadSpan`` and ``spreadMinimumMove`` in samples at `sampleRate`
+    /// (44.1 kHz: 6, 176 and 12; 48 kHz: 6, 192 and 12; 8 kHz: 2, 32 and 2).
+    static func spreadFrames(sampleRate: Double) -> (window: Int, span: Int, minimumMove: Int) {
+        (max(2, Int((spreadWindow * sampleRate).rounded())), Int((spreadSpan * sampleRate).rounded()),
+         Int((spreadMinimumMove * sampleRate).rounded(.up)))
+    }
 
     /// How many samples after `samples[0]` (a picked start, followed by up to ``spreadSpan`` of
     /// signal) the sound itself begins, where what leads it rises from far under it: an FFT
     /// noise suppressor's gains spread a tap's energy over the suppressor's frame, so that the
-    /// power rises smoothly for a millisecond or two before the tap, with no step at the true
+    /// power rises smoothly for 1.5–2 ms before the tap, with no step at the true
     /// start for ``pickSkippingPrecursor(_:jumpDB:)`` to find (Docs/robustness.md, "What makes
     /// `gated` taps early"). The sound begins at the first `window`-sample window whose power
     /// comes within ``spreadReachDB`` of the loudest (the window's middle), where the power

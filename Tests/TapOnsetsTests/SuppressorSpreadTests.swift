@@ -8,8 +8,15 @@ import TapAudio
 /// through the whole detector on a suppressed background.
 @Suite struct SuppressorSpreadTests {
     static let rate = 48_000.0
-    static let window = 6        // 0.125 ms at 48 kHz
-    static let minimumMove = 12  // 0.25 ms
+    static let window = StartPicker.spreadFrames(sampleRate: rate).window
+    static let minimumMove = StartPicker.spreadFrames(sampleRate: rate).minimumMove
+
+    /// The sizes in samples at the rates recordings come in.
+    @Test func theSizesInSamples() {
+        #expect(StartPicker.spreadFrames(sampleRate: 48_000) == (6, 192, 12))
+        #expect(StartPicker.spreadFrames(sampleRate: 44_100) == (6, 176, 12))
+        #expect(StartPicker.spreadFrames(sampleRate: 8_000) == (2, 32, 2))
+    }
 
     /// `rise` samples of noise whose level climbs evenly in decibels from `fromDB` to `toDB`
     /// under the tap, then 4 ms of the tap: a noise burst at RMS 0.3 decaying with an 8 ms time
@@ -32,7 +39,7 @@ import TapAudio
         samples.withUnsafeBufferPointer { StartPicker.pastSpread($0, window: Self.window, minimumMove: Self.minimumMove) }
     }
 
-    /// The corpus's `gated` taps: the spread climbs from 30–40 dB under the tap to 10–20 dB
+    /// The corpus's `gated` taps: the spread climbs from 30–40 dB under the tap to 10–15 dB
     /// under it over 1.5–2 ms (Docs/robustness.md, "What makes `gated` taps early").
     @Test(arguments: [48, 72, 96])
     func aSmoothRiseFarUnderTheTapIsSteppedPast(rise: Int) {
@@ -54,7 +61,7 @@ import TapAudio
     /// A contact burst 12 dB under the ringing that follows it is the tap's own start: the
     /// power over the shortest move lies less than ``StartPicker/spreadStartDepthDB`` under the
     /// loudest window (measured over one window alone, a noise-like burst's scatter passed the
-    /// bound in one of 20 seeds).
+    /// bound in one of 20 seeds; over the shortest move the 20 seeds lie 12.3–19.4 dB under).
     @Test func aContactBurstTwelveDecibelsUnderTheTapIsItsStart() {
         for seed in UInt64(1)...20 {
             #expect(move(stretch(rise: 48, fromDB: -12, toDB: -12, seed: seed).samples) == nil, "seed \(seed)")
@@ -63,9 +70,9 @@ import TapAudio
 
     /// A move shorter than the shortest worth making (0.25 ms, 12 frames) is not made, even
     /// where the level at the start lies deep enough: 9 frames far under, then a stretch 14.1
-    /// dB under the tap's level (the first 12 frames average 20.1 dB under it, and the window
-    /// from frame 8 on comes within 15 dB), then the tap. Constant-power samples (±a), so that
-    /// the windows' powers are exact.
+    /// dB under the tap's level (the first 12 frames average 20.1 dB under it, just past the
+    /// 20 dB bound on purpose, and the window from frame 8 on comes within 15 dB), then the
+    /// tap. Constant-power samples (±a), so that the windows' powers are exact.
     @Test func aMoveShorterThanTheShortestWorthMakingIsNotMade() {
         func alternating(_ amplitude: Double, _ count: Int) -> [Float] {
             (0..<count).map { Float($0 % 2 == 0 ? amplitude : -amplitude) }
@@ -101,7 +108,7 @@ import TapAudio
     /// Through the detector: taps about 70 dB over a suppressed background, each led by a
     /// spread of 1.5 ms climbing from 26 to 10 dB under it. Where that spread ends so near the
     /// tap that no step over a precursor finds the tap (5 of the 16 here; the corpus's `gated`
-    /// taps start a median 16 dB under their first 2 ms), the start moves from the spread's
+    /// taps start a median 16 dB under the loudest 0.125 ms window of their first 2 ms), the start moves from the spread's
     /// beginning to where it comes within 15 dB of the tap's loudest window: 0.25–0.55 ms
     /// before the tap on this spread, which ends closer to the tap than the corpus's do.
     @Test func tapsOverASuppressedBackgroundStartPastTheSpread() {
