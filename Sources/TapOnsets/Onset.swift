@@ -21,7 +21,8 @@ public struct Onset: Sendable, Equatable, Codable {
     /// What the onset was classified as.
     public var kind: OnsetKind
     /// Where a far fainter lead-in began when the start stepped over one (a lossy codec's
-    /// pre-echo; see Docs/algorithms.md), in seconds; nil when there was none.
+    /// pre-echo, a noise suppressor's spread; see Docs/algorithms.md), in seconds; nil when
+    /// there was none.
     public var precursorTime: Seconds? = nil
     /// The high-pass (Hz) this onset was detected and measured with where that is not its
     /// recording's: a tap ``HighBandTaps`` added from its 8 kHz band, whose strength, SNR and

@@ -616,7 +616,11 @@ public struct OnsetDetector: Sendable {
             : nil
         var onset = Onset(time: Double(frame) / sampleRate, frame: frame, peakTime: peakTime,
                           strength: peakDB, snrDB: peakSNR, features: features)
+        // A start moved past a suppressor's spread keeps where the spread began, as a start
+        // stepped over a precursor does: the stimulus onsets (the click probe's, which keeps
+        // first change points) are matched on it.
         onset.precursorTime = picked.precursor.map { Double(start + $0) / sampleRate }
+            ?? (frame != pickedFrame ? Double(pickedFrame) / sampleRate : nil)
         onsets.append(onset)
     }
 
