@@ -157,18 +157,25 @@ public struct PairRow: Sendable, Equatable, Codable {
     public var onset: Double
     /// touch − onset, ms.
     public var latencyMs: Double
+    /// The high-pass the onset was heard with where the high band added it
+    /// (`Onset.highBandCutoff`, 8000 Hz); nil for every other onset, and then absent from JSON.
+    public var highBandHz: Double? = nil
 
-    enum CodingKeys: String, CodingKey { case touch, onset, latencyMs = "latency_ms" }
+    enum CodingKeys: String, CodingKey { case touch, onset, latencyMs = "latency_ms", highBandHz = "high_band_hz" }
 
     /// The columns of the pairs table (`tapkit latency --pairs`, CSV and table).
-    public static let columns = ["task", "touch", "onset", "latency_ms"]
+    public static let columns = ["task", "touch", "onset", "latency_ms", "high_band_hz"]
 }
 
 extension LatencyRow {
     /// The task's pairs as rows of ``PairRow/columns``: seconds to 6 decimals (1 µs), the
-    /// latency to 3 decimals of a millisecond, as in JSON.
+    /// latency to 3 decimals of a millisecond, as in JSON; the high band's cutoff in whole
+    /// hertz, or empty.
     public var pairCells: [[String]] {
-        (pairs ?? []).map { [task, String(format: "%.6f", $0.touch), String(format: "%.6f", $0.onset), formatMs($0.latencyMs)] }
+        (pairs ?? []).map {
+            [task, String(format: "%.6f", $0.touch), String(format: "%.6f", $0.onset), formatMs($0.latencyMs),
+             $0.highBandHz.map { String(format: "%.0f", $0) } ?? ""]
+        }
     }
 }
 
@@ -224,8 +231,9 @@ extension LatencyRow {
         }
         detectionBandHz = task.detectionBand?.cutoff
         if includePairs {
-            pairs = task.match.pairs.map {
-                PairRow(touch: microseconds($0.touchTime), onset: microseconds($0.onsetTime), latencyMs: milliseconds($0.latency))
+            pairs = task.match.pairs.map { pair in
+                PairRow(touch: microseconds(pair.touchTime), onset: microseconds(pair.onsetTime), latencyMs: milliseconds(pair.latency),
+                        highBandHz: task.onsets.indices.contains(pair.onsetIndex) ? task.onsets[pair.onsetIndex].highBandCutoff : nil)
             }
         }
     }

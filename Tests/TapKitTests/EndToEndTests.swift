@@ -62,11 +62,11 @@ import TapAccuracy
         #expect(result.status == 0)
         #expect(!result.stdout.contains("\n\n"))
         let pairLines = result.stdout.split(separator: "\n")
-        #expect(pairLines.first == "task,touch,onset,latency_ms")
+        #expect(pairLines.first == "task,touch,onset,latency_ms,high_band_hz")
         let expected = try JSONDecoder().decode(
             LatencyJSON.self, from: Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Fixtures/expected/latency.json")))
         #expect(pairLines.count == 1 + expected.overall.n_matched)
-        #expect(pairLines.dropFirst().allSatisfy { $0.split(separator: ",").count == 4 && !$0.hasPrefix("overall") })
+        #expect(pairLines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 5 && !$0.hasPrefix("overall") })
         let table = try runTapKit(["latency", fixtures, "--pairs"])
         #expect(table.stdout.hasPrefix("task  ") && table.stdout.split(separator: "\n").count == 1 + expected.overall.n_matched)
         let json = try runTapKit(["latency", fixtures, "--format", "json", "--pairs"])
@@ -198,6 +198,17 @@ import TapAccuracy
         let document = try #require(try JSONSerialization.jsonObject(with: Data(latency.stdout.utf8)) as? [String: Any])
         let task = try #require((document["tasks"] as? [[String: Any]])?.first)
         #expect(task["n_matched"] as? Int == TapsUnderMusic.tapTimes.count, "\(task)")
+        // The pairs say which onsets the high band added: the pairs table's last column, and
+        // a JSON key on those pairs only, as many as stderr counts.
+        let counted = try #require(latency.stderr.components(separatedBy: " taps heard with a high-pass").first?
+            .split(separator: " ").last.flatMap { Int($0) }, "\(latency.stderr)")
+        let pairsCSV = try runTapKit(["latency", folder, "--format", "csv", "--pairs"])
+        let pairCells = pairsCSV.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).last ?? "" }
+        #expect(pairCells.count == TapsUnderMusic.tapTimes.count && pairCells.filter { $0 == "8000" }.count == counted, "\(pairCells)")
+        let pairsJSON = try runTapKit(["latency", folder, "--format", "json", "--pairs"])
+        let pairsDocument = try #require(try JSONSerialization.jsonObject(with: Data(pairsJSON.stdout.utf8)) as? [String: Any])
+        let pairs = try #require(((pairsDocument["tasks"] as? [[String: Any]])?.first)?["pairs"] as? [[String: Any]])
+        #expect(pairs.filter { $0["high_band_hz"] as? Double == 8000 }.count == counted && pairs.filter { $0["high_band_hz"] != nil }.count == counted)
     }
 
     /// The latency analysis detects the same way: a task under loud low music is detected in
