@@ -37,7 +37,7 @@ def kind(name):
     if name in INT or name.startswith("n_"): return "int"
     if name in BOOL: return "bool"
     if name in TEXT: return "text"
-    if name in FLOAT or name.endswith("_ms"): return "float"
+    if name in FLOAT or name.endswith("_ms") or name.endswith("_hz"): return "float"
     return None
 
 def check_csv(path, must_be_empty):
