@@ -154,6 +154,20 @@ import TapAudio
         #expect(kept.map(\.time) == [2.0005])
         #expect(residues.map(\.time) == [1.5003, 2.5002])
     }
+
+    /// A residue picked at the click's start with a rise a few milliseconds ahead of it (a
+    /// gate's, as in the corpus's `gated` items) is still the click's; a sound that rose ahead
+    /// of the click and was picked off its start is not.
+    @Test func aResidueWithAPrecursorAheadOfTheClickIsStillAResidue() {
+        let clicks = [onset(1.0, -41), onset(1.6, -41), onset(2.2, -41)]
+        var residue = onset(1.5993, -54)
+        residue.precursorTime = 1.5954
+        var early = onset(2.1950, -54)
+        early.precursorTime = 2.1930
+        let (kept, residues) = separateClickResidues([residue, early], clicks: clicks)
+        #expect(residues.map(\.time) == [1.5993])
+        #expect(kept.map(\.time) == [2.1950])
+    }
 }
 
 /// The spectral shape of an onset's first 10 ms (FFTW): where its power sits and how
