@@ -212,7 +212,8 @@ public enum TapScore {
     /// little off them in both (`jointOutliers`: the two distances over their bounds, squared,
     /// sum to more than 1; since session 25), or that builds up far more slowly than they do
     /// (`attackOutliers`: a syllable, a click through a gate a tap opened; since session 25),
-    /// or that rose a little out of an earlier sound and spreads its power further from the
+    /// or that rings on where they die away (`decayOutliers`: a knuckle's knock on a
+    /// resonant table; since session 32), or that rose a little out of an earlier sound and spreads its power further from the
     /// taps than a masked tap may (`ridingOutliers`: a syllable's new start; since session 27),
     /// is judged as a press is: an outsider only off the rhythm on both sides, since a quiet
     /// tap's profile scatters with the noise in it, a tap sounding on another sound peaks late
@@ -275,7 +276,8 @@ public enum TapScore {
         let riding = Set(ridingOutliers(onsets, taps: taps, distances: distances)).subtracting(unlike)
         let shapedUnlike = Set(jointOutliers(onsets, taps: taps, octaves: octaves, centroidMedian: summary.median, reach: reach,
                                              distances: distances)
-                               + attackOutliers(onsets, taps: taps)).subtracting(unlike).union(riding)
+                               + attackOutliers(onsets, taps: taps) + decayOutliers(onsets, taps: taps))
+            .subtracting(unlike).union(riding)
         var suspects = unlike
         // A press is suspect where pairs are the exception; where most taps come with a
         // release, the taps are key presses (tapping on a keyboard) and the pairs say nothing.
@@ -485,6 +487,33 @@ public enum TapScore {
             .filter { $0.1.isFinite }
         guard measured.count >= outsiderMinimumTaps, let summary = Summary(measured.map(\.1)) else { return [] }
         let reach = outsiderAttackSpreads * max(outsiderAttackSpreadFloor, summary.scaledMAD)
+        return measured.filter { $0.1 - summary.median > reach }.map(\.0)
+    }
+
+    /// The least sustained SNR (``OnsetFeatures/sustainedSNR``) of the taps whose decay is
+    /// compared (`decayOutliers`), dB: a decay is read no deeper than the first 10 ms stand
+    /// over the floor, so a quiet sound's decay says how quiet it is, not how it rings.
+    public static let outsiderDecayMinimumSNR = 20.0
+    /// How far an onset's decay (``OnsetFeatures/decayDB``) lies over (shallower than) the
+    /// loud taps' median decay, at least, for it to ring on unlike them, in robust SDs
+    /// (1.4826 × MAD, no less than ``outsiderDecaySpreadFloorDB``).
+    public static let outsiderDecaySpreads = 3.0
+    /// The smallest robust SD of the loud taps' decays the rule assumes, dB.
+    public static let outsiderDecaySpreadFloorDB = 3.0
+
+    /// The taps (of `taps`) standing ``outsiderDecayMinimumSNR`` or more over the floor whose
+    /// decay lies more than ``outsiderDecaySpreads`` robust SDs shallower than the median of
+    /// those: a knock on a resonant table rings for a few hundred milliseconds, where a
+    /// fingertip's tap dies away in tens (the robustness corpus's `gated` knocks 31–50 dB over
+    /// the floor fell 5–8 dB from 10 to 50 ms, the taps of their recordings a median 21 dB).
+    /// Only the ringing side, and only sounds loud enough for their decay to be read to its
+    /// depth. None with fewer than ``outsiderMinimumTaps`` such taps.
+    static func decayOutliers(_ onsets: [Onset], taps: [Int]) -> [Int] {
+        let measured = taps.compactMap { index in
+            onsets[index].features.flatMap { $0.sustainedSNR >= outsiderDecayMinimumSNR && $0.decayDB.isFinite ? (index, $0.decayDB) : nil }
+        }
+        guard measured.count >= outsiderMinimumTaps, let summary = Summary(measured.map(\.1)) else { return [] }
+        let reach = outsiderDecaySpreads * max(outsiderDecaySpreadFloorDB, summary.scaledMAD)
         return measured.filter { $0.1 - summary.median > reach }.map(\.0)
     }
 

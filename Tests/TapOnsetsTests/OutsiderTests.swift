@@ -217,6 +217,20 @@ import TapAudio
         #expect(result.values.filter { $0 == .tap }.count == 12)
     }
 
+    /// A sound like the taps in spectrum but ringing on where they die away (a knock on a
+    /// resonant table: 2 dB down from 10 to 50 ms, the taps 12 dB), between two beats one
+    /// interval apart, is no tap; a tap that rings so on the rhythm keeps its place.
+    @Test func aRingingSoundBetweenTwoBeatsIsNotATap() {
+        var ringing = onset(3.1, centroid: 1_000)
+        ringing.features?.decayDB = -2
+        let result = kinds(taps() + [ringing])
+        #expect(result[3.1] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+        var onBeat = taps()
+        onBeat[4].features?.decayDB = -2
+        #expect(kinds(onBeat).values.allSatisfy { $0 == .tap })
+    }
+
     /// A release that barely stands over the noise (3.5 dB in its first 10 ms, under the
     /// 4 dB a tap's start is judged by) still makes its press a key's (seeds 113 and 127
     /// `keyboard-dev-2`: releases at 3.6–3.7 dB).
