@@ -461,7 +461,9 @@ func clicksAt(_ clicks: [Onset], frames: [Int], sampleRate: Double) -> Set<Int> 
 /// The index of the first click (of `clickTimes`, ascending) that starts from `lead` before
 /// `onset` to ``clickResidueWindow`` after it, if any: where a residue of that click would
 /// start. The onset is timed where its sound first rose (its precursor, if it has one), as the
-/// clicks were.
+/// clicks were. (`separateClickResidues` also tries where the onset was picked; a stimulus
+/// file's residues, `separateBleedResidues`, are judged by the first rise alone: where the
+/// picked start was tried there too, three taps of the corpus's `loudspeaker-aac` were lost.)
 func clickStart(near onset: Onset, clickTimes: [Seconds], lead: Seconds) -> Int? {
     clickStart(at: onset.precursorTime ?? onset.time, clickTimes: clickTimes, lead: lead)
 }

@@ -547,10 +547,11 @@ public enum TapScore {
     /// of two sounds this close is not a tap: a key's release after the press (tapping on a
     /// keyboard, or a keyboard in the room), a click after a tap. The first keeps its score.
     static func pressReleasePairs(_ onsets: [Onset], own: [Double]) -> [(press: Int, release: Int)] {
-        // Every sound measured that is not wholly unlike a tap's start takes part, however
-        // little it stands over the noise: a key's release can (since session 32; it had to
-        // stand ``sustainedSNRBoundary`` over it before, and releases at 3.6–3.7 dB left the
-        // presses of seeds 113 and 127 `keyboard-dev-2` passing as taps).
+        // Every sound measured that is not wholly unlike a tap's start takes part, down to
+        // about 1 dB over the noise (the own score's SNR membership): a key's release can
+        // stand that low (since session 32; it had to stand ``sustainedSNRBoundary`` over it
+        // before, and releases at 3.6–3.7 dB left the presses of seeds 113 and 127
+        // `keyboard-dev-2` passing as taps).
         let heard = onsets.indices.filter { onsets[$0].features != nil && own[$0] > 0.01 }
         var pairs: [(press: Int, release: Int)] = []
         for (position, first) in heard.enumerated() where position + 1 < heard.count {

@@ -61,7 +61,8 @@ import Testing
     /// (their period may then lie up to 2 ms off, as a gated count-in's) are taken in 22 of
     /// 400 (5.5 %); the bound is 7 %. Soft first taps at levels up to 12 dB apart, alike within
     /// the count-in's 6 dB in about half the tappers, are taken in 5 of 400 (4 with the 2 dB
-    /// bound before session 32). Docs/algorithms.md states this cost.
+    /// bound before session 32, 9 with 9 dB); the bound is 7. Docs/algorithms.md states this
+    /// cost.
     @Test func aParticipantsFirstTwoTapsAreRarelyTakenForClicks() {
         var flaggedSoft = 0, flaggedAtLevel = 0, flaggedOverALouderBackground = 0, flaggedSoftBuiltUpUnlike = 0
         var flaggedSoftAnyLevels = 0
@@ -94,7 +95,7 @@ import Testing
         }
         #expect(flaggedAtLevel == 0)
         #expect(flaggedSoft <= 16, "\(flaggedSoft) of 400")
-        #expect(flaggedSoftAnyLevels <= flaggedSoft, "\(flaggedSoftAnyLevels) of 400")
+        #expect(flaggedSoftAnyLevels <= 7, "\(flaggedSoftAnyLevels) of 400")
         #expect(flaggedSoftBuiltUpUnlike <= 28, "\(flaggedSoftBuiltUpUnlike) of 400")
         #expect(flaggedOverALouderBackground <= 16, "\(flaggedOverALouderBackground) of 400")
     }

@@ -164,8 +164,11 @@ import TapAudio
         residue.precursorTime = 1.5954
         var early = onset(2.1950, -54)
         early.precursorTime = 2.1930
-        let (kept, residues) = separateClickResidues([residue, early], clicks: clicks)
-        #expect(residues.map(\.time) == [1.5993])
+        // Picked 1.5 ms after the click, risen at it: a residue by its first rise.
+        var late = onset(1.0015, -54)
+        late.precursorTime = 1.0001
+        let (kept, residues) = separateClickResidues([late, residue, early], clicks: clicks)
+        #expect(residues.map(\.time) == [1.0015, 1.5993])
         #expect(kept.map(\.time) == [2.1950])
     }
 }
