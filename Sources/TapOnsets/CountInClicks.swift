@@ -107,7 +107,7 @@ public enum CountInClicks {
     /// How far apart a count-in's clicks may peak, or stand over their background, at most,
     /// dB. A digital metronome plays one click, but what processes the recording moves its
     /// level: a noise gate opens a different way on each click (the corpus's seed 97
-    /// `gated-dev-2`: two count-in clicks 5.0 dB apart, in level and in height) and a fast gain
+    /// `gated-dev-2`: two count-in clicks 5.0 dB apart in level, 4.7 dB in height) and a fast gain
     /// control moves the clicks with the background it follows. Chosen on the robustness
     /// corpus's development splits and the phone chains' (errors there against the markers'
     /// 2 dB, the bound before: 1 fewer at 4 dB, 8 fewer at 6, 9 fewer at 9; no tap lost at 6).

@@ -483,10 +483,19 @@ public enum TapScore {
     /// sooner than the others is a sharper contact. None with fewer than
     /// ``outsiderMinimumTaps`` measured.
     static func attackOutliers(_ onsets: [Onset], taps: [Int]) -> [Int] {
-        let measured = taps.compactMap { index in onsets[index].features.map { (index, $0.attackDuration) } }
+        outliersOver(onsets, taps: taps, spreads: outsiderAttackSpreads, spreadFloor: outsiderAttackSpreadFloor) { $0.attackDuration }
+    }
+
+    /// The taps (of `taps`) whose measure (`value` of their features; nil or not finite: not
+    /// measured) lies more than `spreads` robust SDs (1.4826 × MAD, no less than `spreadFloor`)
+    /// over the median of those measured: the one side on which a sound is unlike a tap. None
+    /// with fewer than ``outsiderMinimumTaps`` measured.
+    static func outliersOver(_ onsets: [Onset], taps: [Int], spreads: Double, spreadFloor: Double,
+                             value: (OnsetFeatures) -> Double?) -> [Int] {
+        let measured = taps.compactMap { index in onsets[index].features.flatMap(value).map { (index, $0) } }
             .filter { $0.1.isFinite }
         guard measured.count >= outsiderMinimumTaps, let summary = Summary(measured.map(\.1)) else { return [] }
-        let reach = outsiderAttackSpreads * max(outsiderAttackSpreadFloor, summary.scaledMAD)
+        let reach = spreads * max(spreadFloor, summary.scaledMAD)
         return measured.filter { $0.1 - summary.median > reach }.map(\.0)
     }
 
@@ -504,17 +513,15 @@ public enum TapScore {
     /// The taps (of `taps`) standing ``outsiderDecayMinimumSNR`` or more over the floor whose
     /// decay lies more than ``outsiderDecaySpreads`` robust SDs shallower than the median of
     /// those: a knock on a resonant table rings for a few hundred milliseconds, where a
-    /// fingertip's tap dies away in tens (the robustness corpus's `gated` knocks 31–50 dB over
-    /// the floor fell 5–8 dB from 10 to 50 ms, the taps of their recordings a median 21 dB).
+    /// fingertip's tap dies away in tens (two of the robustness corpus's `gated` knocks, 31 and
+    /// 50 dB over the floor, fell 5–8 dB from 10 to 50 ms, the taps of their recordings a
+    /// median 21 dB).
     /// Only the ringing side, and only sounds loud enough for their decay to be read to its
     /// depth. None with fewer than ``outsiderMinimumTaps`` such taps.
     static func decayOutliers(_ onsets: [Onset], taps: [Int]) -> [Int] {
-        let measured = taps.compactMap { index in
-            onsets[index].features.flatMap { $0.sustainedSNR >= outsiderDecayMinimumSNR && $0.decayDB.isFinite ? (index, $0.decayDB) : nil }
+        outliersOver(onsets, taps: taps, spreads: outsiderDecaySpreads, spreadFloor: outsiderDecaySpreadFloorDB) {
+            $0.sustainedSNR >= outsiderDecayMinimumSNR ? $0.decayDB : nil
         }
-        guard measured.count >= outsiderMinimumTaps, let summary = Summary(measured.map(\.1)) else { return [] }
-        let reach = outsiderDecaySpreads * max(outsiderDecaySpreadFloorDB, summary.scaledMAD)
-        return measured.filter { $0.1 - summary.median > reach }.map(\.0)
     }
 
     /// The fewest of the beats' own local intervals (of the eight around a sound) that may

@@ -140,7 +140,7 @@ import Testing
     }
 
     /// A noise gate opens a different way on each click: the two clicks of seed 97's
-    /// `gated-dev-2` peak 5.0 dB apart, and stand as far apart over the background. Still a
+    /// `gated-dev-2` peak 5.0 dB apart, and stand 4.7 dB apart over the background. Still a
     /// count-in; 8 dB apart, not.
     @Test func aGatedCountInWhoseClicksPeakApartIsFound() {
         for seed in UInt64(1)...10 {
