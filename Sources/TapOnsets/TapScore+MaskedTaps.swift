@@ -37,7 +37,8 @@ extension TapScore {
     /// `scores` are the onsets' scores so far (under ``outsiderReferenceScore`` makes a
     /// candidate), `taps` those at the reference score in time order, `setAside` the sounds a
     /// rule already set aside (a key's release, an outsider), which stay so; a train's member
-    /// is a candidate, since a tap under voiced speech sits among its glottal pulses. None
+    /// (or a syllable's pulse) is a candidate, since a tap under voiced speech sits among its
+    /// glottal pulses. None
     /// with fewer than ``outsiderMinimumTaps`` taps with a profile.
     ///
     /// Not a gap filler: a beat with no sound that sounds like the taps stays empty, and a

@@ -17,14 +17,14 @@ import TapStatistics
 /// | level under the recording's taps | ``levelRange`` dB | background blips far below every tap |
 ///
 /// The second sound of a press–release pair (see `pressReleasePairs`), the onsets of a
-/// train (see `trainMembers`), sounds unlike the recording's taps (in centroid, in how they
-/// spread their power over octave bands or in how slowly they build up) or pressed like a
-/// key that fall off their rhythm (see `outsiders`), and the sounds of a crowd that the
-/// rhythm or their sound sets aside (see `judgeCrowds`) have their scores multiplied by
-/// ``pairFactor``, and so is a tap less than 40 ms after another (see `tooSoonAfterATap`). A
-/// sound under 0.5 only for its mask membership (or a train's factor) that
-/// spreads its power like the taps and fills the one empty beat of a steady rhythm takes the
-/// score it would have clear of the mask (see `maskedTaps`). (Before the sounds are
+/// train (see `trainMembers`; a syllable's pulses: see `syllablePulses`), sounds unlike the
+/// recording's taps (in centroid, in how they spread their power over octave bands or in how
+/// slowly they build up) or pressed like a key that fall off their rhythm (see `outsiders`),
+/// and the sounds of a crowd that the rhythm or their sound sets aside (see `judgeCrowds`)
+/// have their scores multiplied by ``pairFactor``, and so is a tap less than 40 ms after
+/// another (see `tooSoonAfterATap`). A sound under 0.5 only for its mask membership (or a
+/// train's factor) that spreads its power like the taps and fills the one empty beat of a
+/// steady rhythm takes the score it would have clear of the mask (see `maskedTaps`). (Before the sounds are
 /// classified, ``TapOnsetDetection/classified(cut:)`` takes back from the stimulus onsets the
 /// taps that sounded with their clicks: see `tapsOnClicks`.) A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
@@ -94,7 +94,7 @@ public enum TapScore {
         let reference = candidates.count >= 2 ? candidates[1] : candidates.first
         let pairs = pressReleasePairs(onsets, own: own)
         let releases = Set(pairs.map(\.release))
-        let paired = releases.union(trainMembers(onsets))
+        let paired = releases.union(trainMembers(onsets)).union(syllablePulses(onsets))
         let levels = onsets.map { onset in reference.map { levelScore(strength: onset.strength, reference: $0) } ?? 1 }
         let scores = onsets.indices.map { own[$0] * levels[$0] * (paired.contains($0) ? pairFactor : 1) }
         // The reference is what scores as a tap at the default cut, whatever `cut` is: a sweep
@@ -544,8 +544,8 @@ public enum TapScore {
     public static let pairGap: ClosedRange<Seconds> = 0.040...0.100
     /// How much weaker than the press a release sounds (negative: louder), dB.
     public static let pairReleaseDrop: ClosedRange<Double> = -6...25
-    /// The factor the score of a release, of a train's member and of an outsider is
-    /// multiplied by.
+    /// The factor the score of a release, of a train's member (or a syllable's pulse) and of an
+    /// outsider is multiplied by.
     public static let pairFactor = 0.1
 
     /// Indices of the second sounds of press–release pairs: two sounds ``pairGap`` apart, the
@@ -598,30 +598,70 @@ public enum TapScore {
         // accounted for; the train is sought among the others.
         let free = onsets.indices.filter { (onsets[$0].features?.aboveMaskDB ?? .infinity) >= 0 }
         var members = Set<Int>()
-        var start = 0
-        while start < free.count {
-            var end = start + 1
-            while end < free.count && onsets[free[end]].time - onsets[free[end - 1]].time <= trainGap { end += 1 }
-            if end - start >= trainLength {
-                // The train's loudest onset stays a tap when it stands trainLeadDB over every
-                // other one: a tap whose ringing re-triggers after it, or a tap that lands on a
-                // run of faint pulses (voiced speech just before it).
-                let train = free[start..<end]
-                var loudest = train.first!, runnerUp = -Double.infinity
-                for index in train.dropFirst() {
-                    if onsets[index].strength > onsets[loudest].strength {
-                        runnerUp = onsets[loudest].strength
-                        loudest = index
-                    } else {
-                        runnerUp = max(runnerUp, onsets[index].strength)
-                    }
-                }
-                members.formUnion(train)
-                if onsets[loudest].strength >= runnerUp + trainLeadDB { members.remove(loudest) }
-            }
-            start = end
+        for run in runs(onsets, among: free) {
+            members.formUnion(run.members)
+            // The train's loudest onset stays a tap when it stands trainLeadDB over every
+            // other one: a tap whose ringing re-triggers after it, or a tap that lands on a
+            // run of faint pulses (voiced speech just before it).
+            if run.lead >= trainLeadDB { members.remove(run.loudest) }
         }
         return members
+    }
+
+    /// How far the loudest onset of a run may stand over its mask and the run still be a
+    /// syllable's pulses (`syllablePulses`), dB.
+    public static let syllablePulseMaskDB = 8.0
+    /// The decay (``OnsetFeatures/decayDB``, dB) that the loudest onset of a run must stay
+    /// above for the run to be a syllable's pulses (`syllablePulses`): a tap dies away further.
+    public static let syllablePulseDecayDB = -6.0
+
+    /// Indices of onsets that are a syllable's voiced pulses, a train that the mask hides from
+    /// ``trainMembers(_:)``.
+    ///
+    /// ``trainMembers(_:)`` seeks trains among the onsets over the mask of the sound before
+    /// them, so that a tap's own ringing does not make a train with it. A syllable's pulses
+    /// fall in and out of the masks of those before them, which breaks them into runs too
+    /// short for a train, and its loudest pulse, a few dB over its mask, scored as a tap. Here
+    /// a run is every onset, each within ``trainGap`` of the next (``trainLength`` or more),
+    /// and all of it is a syllable's pulses when its loudest onset does not stand out as a tap
+    /// would: it stands less than ``trainLeadDB`` over the next loudest, less than
+    /// ``syllablePulseMaskDB`` over its mask, and decays by less than 6 dB
+    /// (``syllablePulseDecayDB``): the speech goes on after it. A tap on such a run dies away,
+    /// stands out of its mask or stands out of the run.
+    static func syllablePulses(_ onsets: [Onset]) -> Set<Int> {
+        var pulses = Set<Int>()
+        for run in runs(onsets, among: Array(onsets.indices)) where run.lead < trainLeadDB {
+            guard let features = onsets[run.loudest].features, features.aboveMaskDB < syllablePulseMaskDB,
+                  features.decayDB > syllablePulseDecayDB else { continue }
+            pulses.formUnion(run.members)
+        }
+        return pulses
+    }
+
+    /// The runs among `indices` (of `onsets`, both in time order), ``trainLength`` or more
+    /// onsets each within ``trainGap`` of the next, with each run's loudest onset (the first
+    /// of equals) and how far it stands over the next loudest, dB.
+    static func runs(_ onsets: [Onset], among indices: [Int]) -> [(members: ArraySlice<Int>, loudest: Int, lead: Double)] {
+        var found: [(members: ArraySlice<Int>, loudest: Int, lead: Double)] = []
+        var start = 0
+        while start < indices.count {
+            var end = start + 1
+            while end < indices.count && onsets[indices[end]].time - onsets[indices[end - 1]].time <= trainGap { end += 1 }
+            let run = indices[start..<end]
+            start = end
+            guard run.count >= trainLength else { continue }
+            var loudest = run.first!, runnerUp = -Double.infinity
+            for index in run.dropFirst() {
+                if onsets[index].strength > onsets[loudest].strength {
+                    runnerUp = onsets[loudest].strength
+                    loudest = index
+                } else {
+                    runnerUp = max(runnerUp, onsets[index].strength)
+                }
+            }
+            found.append((run, loudest, onsets[loudest].strength - runnerUp))
+        }
+        return found
     }
 
     static func logistic(_ x: Double) -> Double { 1 / (1 + exp(-x)) }

@@ -105,6 +105,42 @@ import TapAudio
         #expect(TapScore.classify(close + [onset(3, -25)], cut: 0.5)[2].kind == .other)
     }
 
+    /// A syllable's voiced pulses fall in and out of the mask of those before them, so the
+    /// onsets over their masks are too few to make a train; the run of every onset is the
+    /// syllable's pulses, its loudest (a few dB over its mask and not dying away) no tap. The
+    /// same onset is a tap when it dies away, stands out of its mask or stands 6 dB over the
+    /// next loudest.
+    @Test func theLoudestPulseOfASyllableIsNotATap() {
+        func onset(_ time: Double, _ strength: Double, aboveMask: Double, decay: Double) -> Onset {
+            let features = OnsetFeatures(sustainedSNR: 14, attackDuration: 0.001, aboveMaskDB: aboveMask, decayDB: decay)
+            return Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.001, strength: strength, snrDB: 20,
+                         features: features)
+        }
+        let tap = onset(3, -25, aboveMask: 20, decay: -12)
+        // Pulses 18 ms apart: only the first and third are over their masks, 36 ms apart (no
+        // train); the third, the loudest, scores as a tap on its own and decays 2 dB.
+        let syllable = [onset(1.000, -35, aboveMask: 0.5, decay: -3), onset(1.018, -33, aboveMask: -1, decay: -4),
+                        onset(1.036, -31, aboveMask: 4, decay: -2), onset(1.054, -33, aboveMask: -2, decay: -3)]
+        #expect(TapScore.ownScore(syllable[2].features!) > 0.5)
+        #expect(TapScore.trainMembers(syllable).isEmpty)
+        #expect(TapScore.syllablePulses(syllable) == Set(0..<4))
+        #expect(TapScore.classify(syllable + [tap], cut: 0.5).map(\.kind) == [.other, .other, .other, .other, .tap])
+        // 5 dB over the next loudest (7 dB over the quietest) does not stand out.
+        var nearly = syllable
+        nearly[2].strength = -28
+        #expect(TapScore.classify(nearly + [tap], cut: 0.5)[2].kind == .other)
+        var dying = syllable
+        dying[2].features?.decayDB = -9
+        var standing = syllable
+        standing[2].features?.aboveMaskDB = 10
+        var louder = syllable
+        louder[2].strength = -26
+        for run in [dying, standing, louder] {
+            #expect(TapScore.syllablePulses(run).isEmpty)
+            #expect(TapScore.classify(run + [tap], cut: 0.5)[2].kind == .tap)
+        }
+    }
+
     @Test func theCutSplitsTapsFromOtherSounds() {
         let features = OnsetFeatures(sustainedSNR: 20, attackDuration: 0.002, aboveMaskDB: 15, decayDB: -10)
         let tap = Onset(time: 1, frame: 44_100, peakTime: 1.002, strength: -20, snrDB: 30, features: features)
