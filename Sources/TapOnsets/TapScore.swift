@@ -196,7 +196,11 @@ public enum TapScore {
     /// needs the first tap one interval after it. Before the first anchor the stimulus onsets
     /// vouch for no suspect of either kind (since session 23: a count-in's clicks sound with no
     /// tap), unless the suspect is a pair's first sound whose second lies within
-    /// ``clickReleaseReach`` after a heard click: a tap heard with its click.
+    /// ``clickReleaseReach`` after a heard click: a tap heard with its click. A suspect that
+    /// stays an anchor (shaped unlike the taps, below) is not its own first anchor (since
+    /// session 33: a knock before the taps, or a count-in's first click left in, was kept by
+    /// the click one interval after it); if it is the first anchor, a tap unlike the others
+    /// one interval after it vouches for it too.
     ///
     /// A key pressed between the taps sounds like them as often as not, but comes with its
     /// release 40–100 ms later (`pairs`, from `pressReleasePairs`). Where such pairs are the
@@ -345,8 +349,18 @@ public enum TapScore {
             func releaseIsAClick() -> Bool {
                 releaseOf[index].map { stimulus.contains(onsets[$0].time - clickReleaseReach / 2, within: clickReleaseReach / 2) } ?? false
             }
-            if time < anchors[0] && !releaseIsAClick() {
-                if !anchors.contains(time + interval, within: tolerance) { found.insert(index) }
+            // A suspect that stays an anchor (shaped unlike the taps) is not its own first
+            // anchor: a knock before the taps would otherwise be kept by a count-in's click.
+            // Where it is the first anchor, a tap unlike the others one interval after it
+            // vouches for it too: a quiet first tap, then another that came out differently.
+            let isFirstAnchor = anchorTaps.first == index
+            let firstAnchor = anchorTaps.first { $0 != index }.map { onsets[$0].time } ?? .infinity
+            if time < firstAnchor && !releaseIsAClick() {
+                let oneIntervalOn = time + interval
+                if !anchors.contains(oneIntervalOn, within: tolerance)
+                    && !(isFirstAnchor && unlikeTimes.contains(oneIntervalOn, within: tolerance)) {
+                    found.insert(index)
+                }
                 continue
             }
             func heard(near target: Seconds) -> Bool {

@@ -231,6 +231,33 @@ import TapAudio
         #expect(kinds(onBeat).values.allSatisfy { $0 == .tap })
     }
 
+    /// A ringing knock before the taps is judged as before the first anchor, though it stays
+    /// an anchor itself: a count-in's click one interval after it vouches for nothing, and
+    /// only a tap one interval after it would. A first tap that rings so keeps its place by
+    /// the second (as it did before), even where the second came out unlike the others.
+    @Test func aRingingKnockBeforeTheTapsIsNotItsOwnFirstAnchor() {
+        let later = taps().map { onset($0.time + 1.2, centroid: $0.features!.spectralCentroid!) }
+        let countIn = [1.0, 1.6]
+        var knock = onset(0.4, centroid: 1_000)
+        knock.features?.decayDB = -2
+        let result = kinds(later + [knock], stimulusTimes: countIn)
+        #expect(result[0.4] == .other)
+        #expect(result.values.filter { $0 == .tap }.count == 12)
+        var ringingFirst = later
+        ringingFirst[0].features?.decayDB = -2
+        #expect(kinds(ringingFirst, stimulusTimes: countIn).values.allSatisfy { $0 == .tap })
+        // The same first tap, then one that came out with another spectrum: it vouches for the
+        // first as an anchor would (without it, only the count-in's click at 1.6 s had).
+        ringingFirst[1] = onset(ringingFirst[1].time, centroid: 5_000)
+        #expect(kinds(ringingFirst, stimulusTimes: countIn).values.allSatisfy { $0 == .tap })
+        // That is for the first anchor alone: a sound unlike the taps before them keeps no
+        // place by another one interval after it, only by the first tap.
+        let unlikePair = [onset(1.0, centroid: 5_000), onset(1.6, centroid: 5_000)]
+        let pairResult = kinds(later + unlikePair)
+        #expect(pairResult[1.0] == .other)
+        #expect(pairResult[1.6] == .tap)
+    }
+
     /// A release that barely stands over the noise (3.5 dB in its first 10 ms, under the
     /// 4 dB a tap's start is judged by) still makes its press a key's (seeds 113 and 127
     /// `keyboard-dev-2`: releases at 3.6–3.7 dB).
