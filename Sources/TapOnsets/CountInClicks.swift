@@ -7,9 +7,9 @@ import TapStatistics
 /// ``StimulusLockedOnsets`` (six at least), and the tap score takes them for taps.
 ///
 /// The first sounds of the recording's tap list are a count-in's clicks when they sound alike
-/// (`soundAlike(_:)`: peak levels, or heights over the background, within ``levelSpreadDB``, spectral
-/// centroids within 20 %), lie ``bleedDropDB`` or more under the later taps (by peak level or
-/// by height over the background),
+/// (`soundAlike(_:)`: peak levels, or heights over the background, within ``levelSpreadDB``,
+/// spectral centroids within 20 %), lie ``bleedDropDB`` or more under the later taps (by peak
+/// level or by height over the background),
 /// and the beat they span is the one the later taps keep: a metronome's interval is the beat,
 /// and the taps keep one phase to its grid, their mean asynchrony (tens of milliseconds early
 /// in most people; Repp 2005, "Sensorimotor synchronization: a review of the tapping

@@ -38,8 +38,7 @@ extension TapScore {
     /// candidate), `taps` those at the reference score in time order, `setAside` the sounds a
     /// rule already set aside (a key's release, an outsider), which stay so; a train's member
     /// (or a syllable's pulse) is a candidate, since a tap under voiced speech sits among its
-    /// glottal pulses. None
-    /// with fewer than ``outsiderMinimumTaps`` taps with a profile.
+    /// glottal pulses. None with fewer than ``outsiderMinimumTaps`` taps with a profile.
     ///
     /// Not a gap filler: a beat with no sound that sounds like the taps stays empty, and a
     /// metronome's click where a tap was silent does not sound like one (session 24 found

@@ -24,9 +24,9 @@ import TapStatistics
 /// have their scores multiplied by ``pairFactor``, and so is a tap less than 40 ms after
 /// another (see `tooSoonAfterATap`). A sound under 0.5 only for its mask membership (or a
 /// train's factor) that spreads its power like the taps and fills the one empty beat of a
-/// steady rhythm takes the score it would have clear of the mask (see `maskedTaps`). (Before the sounds are
-/// classified, ``TapOnsetDetection/classified(cut:)`` takes back from the stimulus onsets the
-/// taps that sounded with their clicks: see `tapsOnClicks`.) A score of
+/// steady rhythm takes the score it would have clear of the mask (see `maskedTaps`). (Before
+/// the sounds are classified, ``TapOnsetDetection/classified(cut:)`` takes back from the
+/// stimulus onsets the taps that sounded with their clicks: see `tapsOnClicks`.) A score of
 /// 0.5 therefore means one property sits at its boundary and the others are clearly
 /// tap-like; the default cut (``OnsetDetectorConfiguration/minimumTapScore``) is 0.5. The level membership compares the
 /// onset's peak with the recording's reference level, the second-loudest onset that passes
@@ -217,8 +217,9 @@ public enum TapScore {
     /// sum to more than 1; since session 25), or that builds up far more slowly than they do
     /// (`attackOutliers`: a syllable, a click through a gate a tap opened; since session 25),
     /// or that rings on where they die away (`decayOutliers`: a knuckle's knock on a
-    /// resonant table; since session 32), or that rose a little out of an earlier sound and spreads its power further from the
-    /// taps than a masked tap may (`ridingOutliers`: a syllable's new start; since session 27),
+    /// resonant table; since session 32), or that rose a little out of an earlier sound and
+    /// spreads its power further from the taps than a masked tap may (`ridingOutliers`: a
+    /// syllable's new start; since session 27),
     /// is judged as a press is: an outsider only off the rhythm on both sides, since a quiet
     /// tap's profile scatters with the noise in it, a tap sounding on another sound peaks late
     /// with it and one rising out of it carries some of it. It stays an anchor for the other
@@ -353,8 +354,8 @@ public enum TapScore {
             // anchor: a knock before the taps would otherwise be kept by a count-in's click.
             // Where it is the first anchor, a tap unlike the others one interval after it
             // vouches for it too: a quiet first tap, then another that came out differently.
-            let isFirstAnchor = anchorTaps.first == index
-            let firstAnchor = anchorTaps.first { $0 != index }.map { onsets[$0].time } ?? .infinity
+            let isFirstAnchor = index == anchorTaps[0]
+            let firstAnchor = isFirstAnchor ? (anchors.count > 1 ? anchors[1] : .infinity) : anchors[0]
             if time < firstAnchor && !releaseIsAClick() {
                 let oneIntervalOn = time + interval
                 if !anchors.contains(oneIntervalOn, within: tolerance)
