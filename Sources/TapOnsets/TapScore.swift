@@ -223,7 +223,9 @@ public enum TapScore {
     /// is judged as a press is: an outsider only off the rhythm on both sides, since a quiet
     /// tap's profile scatters with the noise in it, a tap sounding on another sound peaks late
     /// with it and one rising out of it carries some of it. It stays an anchor for the other
-    /// suspects.
+    /// suspects. A tap far flatter than the others and alike otherwise (`noiseLikeOutliers`: a
+    /// knock's noise burst; since session 34) is judged by the gap between two beats alone
+    /// (below), and stays an anchor and a beat for the others.
     ///
     /// Before all of these, any suspect that lies between two successive *beats* (anchors
     /// that spread their power and build up as the taps do) one local interval apart, within
@@ -233,7 +235,8 @@ public enum TapScore {
     /// it. This holds only where the rhythm is steady: the robust spread (1.4826 × MAD) of the
     /// local intervals within the same tolerance, as in synchronization and continuation
     /// tapping and not in a drum pattern's mix of note values. A silent tap leaves a gap of two
-    /// intervals, and a tap that came out differently keeps its gap. The anchors that spread
+    /// intervals, and a tap that came out differently keeps its gap. A sound that is a beat
+    /// itself (a noise-like one) is judged by the beats on either side of it. The anchors that spread
     /// their power or build up unlike the taps cut the intervals they sit in, so a knock between
     /// two taps makes a steady tapper look unsteady there. Wherever the anchors' intervals
     /// scatter (for that reason or any other) and at least ``minimumBeatIntervals`` of the
@@ -283,6 +286,10 @@ public enum TapScore {
                                              distances: distances)
                                + attackOutliers(onsets, taps: taps) + decayOutliers(onsets, taps: taps))
             .subtracting(unlike).union(riding)
+        // Sounds far flatter than the taps and alike otherwise: flatness is weak evidence (a
+        // tap's modes vary, noise and codecs flatten spectra), so only the gap between two
+        // beats judges them (below).
+        let noiseLike = Set(noiseLikeOutliers(onsets, taps: taps)).subtracting(unlike).subtracting(shapedUnlike)
         var suspects = unlike
         // A press is suspect where pairs are the exception; where most taps come with a
         // release, the taps are key presses (tapping on a keyboard) and the pairs say nothing.
@@ -298,7 +305,7 @@ public enum TapScore {
         // Taps that only spread their power or build up unlike the others stay anchors: a quiet
         // tap's profile scatters with the noise in it, a tap on another sound peaks late with
         // it, and its neighbours keep their rhythm by it.
-        let judged = suspects.union(shapedUnlike).union(offRhythmCrowds).subtracting(crowdLosers)
+        let judged = suspects.union(shapedUnlike).union(offRhythmCrowds).union(noiseLike).subtracting(crowdLosers)
         let anchors = anchorTaps.map { onsets[$0].time }
         guard !judged.isEmpty, !anchors.isEmpty else { return crowdLosers }
         let firstHeard = Swift.min(anchors[0], stimulus.first ?? .infinity)
@@ -333,12 +340,18 @@ public enum TapScore {
             // Between two beats one interval apart there is no room for a tap: the sound is an
             // extra, however near it lies to one interval from either beat. Only where the
             // rhythm is steady (the intervals scatter less than the tolerance).
-            let next = beats.firstIndex(notBelow: time)
-            if next > 0, next < beats.count, summary.scaledMAD <= tolerance,
-               abs(beats[next] - beats[next - 1] - interval) <= tolerance {
+            // A noise-like sound is a beat itself, for the others; its own gap is the one
+            // between the beats on either side of it.
+            let atOrAfter = beats.firstIndex(notBelow: time)
+            let previous = atOrAfter - 1
+            let next = atOrAfter < beatTaps.count && beatTaps[atOrAfter] == index ? atOrAfter + 1 : atOrAfter
+            if previous >= 0, next < beats.count, summary.scaledMAD <= tolerance,
+               abs(beats[next] - beats[previous] - interval) <= tolerance {
                 found.insert(index)
                 continue
             }
+            // A sound unlike the taps in flatness alone is too weak a suspect for the tests below.
+            if noiseLike.contains(index) && !suspects.contains(index) { continue }
             // A crowd off the rhythm is judged by the gap alone: a tap heard with its click
             // where the taps around are heard with theirs keeps no anchor either.
             if offRhythmCrowds.contains(index) && !suspects.contains(index) && !shapedUnlike.contains(index) { continue }
@@ -536,6 +549,35 @@ public enum TapScore {
     static func decayOutliers(_ onsets: [Onset], taps: [Int]) -> [Int] {
         outliersOver(onsets, taps: taps, spreads: outsiderDecaySpreads, spreadFloor: outsiderDecaySpreadFloorDB) {
             $0.sustainedSNR >= outsiderDecayMinimumSNR ? $0.decayDB : nil
+        }
+    }
+
+    /// The least sustained SNR (``OnsetFeatures/sustainedSNR``) of the taps whose spectral
+    /// flatness is compared (`noiseLikeOutliers`), dB: the noise in a quiet tap's first 10 ms
+    /// flattens its spectrum (seed 61 `clipping-dev-2` of the robustness corpus: a tap 9.7 dB
+    /// over the floor, more than a decade flatter than its recording's taps).
+    public static let outsiderFlatnessMinimumSNR = 12.0
+    /// How far an onset's spectral flatness (``OnsetFeatures/spectralFlatness``) must lie over
+    /// the taps' median for it to sound noise-like, in robust SDs of their log10 flatness
+    /// (1.4826 × MAD), no less than ``outsiderFlatnessSpreadFloorDecades``.
+    public static let outsiderFlatnessSpreads = 1.0
+    /// The smallest robust SD of the taps' log10 flatness the rule assumes, decades: a sound is
+    /// noise-like only more than ten times flatter than the taps' median.
+    public static let outsiderFlatnessSpreadFloorDecades = 1.0
+
+    /// The taps (of `taps`) standing ``outsiderFlatnessMinimumSNR`` or more over the floor whose
+    /// spectrum is more than ten times flatter than the median of those
+    /// (``outsiderFlatnessSpreads`` robust SDs, no less than
+    /// ``outsiderFlatnessSpreadFloorDecades``): a knuckle's knock after the high-pass is a short
+    /// noise burst, where a finger on a surface rings in a few modes (most of TapSim's knocks
+    /// 0.16–0.6, their recordings' taps a median 0.001–0.05). Weak evidence alone, since a
+    /// tap's modes vary and codecs and noise flatten spectra: `outsiders` judges such a sound
+    /// by the gap between two beats only. None with fewer than ``outsiderMinimumTaps`` such
+    /// taps.
+    static func noiseLikeOutliers(_ onsets: [Onset], taps: [Int]) -> [Int] {
+        outliersOver(onsets, taps: taps, spreads: outsiderFlatnessSpreads,
+                     spreadFloor: outsiderFlatnessSpreadFloorDecades) { features in
+            features.sustainedSNR >= outsiderFlatnessMinimumSNR ? features.spectralFlatness.map(log10) : nil
         }
     }
 

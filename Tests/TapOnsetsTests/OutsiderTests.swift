@@ -231,6 +231,37 @@ import TapAudio
         #expect(kinds(onBeat).values.allSatisfy { $0 == .tap })
     }
 
+    /// A sound like the taps in every way but a flat spectrum (a knock's noise burst: 0.6, the
+    /// taps 0.05), between two beats one interval apart, is no tap. Flatness alone is weak
+    /// evidence: off the rhythm but not between two such beats (next to a silent tap), on the
+    /// beat, less than ten times flatter, or too quiet for its flatness to be read, the same
+    /// sound stays a tap. On the beat it stays a beat for the others.
+    @Test func aNoiseLikeSoundBetweenTwoBeatsIsNotATap() {
+        func flat(_ time: Double, flatness: Double = 0.6, snr: Double = 25) -> Onset {
+            var made = onset(time, centroid: 1_000)
+            made.features?.spectralFlatness = flatness
+            made.features?.sustainedSNR = snr
+            return made
+        }
+        let between = kinds(taps() + [flat(3.1)])
+        #expect(between[3.1] == .other)
+        #expect(between.values.filter { $0 == .tap }.count == 12)
+        var silentTap = taps()
+        silentTap.remove(at: 4)
+        #expect(kinds(silentTap + [flat(3.1)])[3.1] == .tap)
+        var onBeat = taps()
+        onBeat[4] = flat(onBeat[4].time)
+        #expect(kinds(onBeat).values.allSatisfy { $0 == .tap })
+        #expect(kinds(taps() + [flat(3.1, flatness: 0.45)])[3.1] == .tap)
+        #expect(kinds(taps() + [flat(3.1, snr: 10)])[3.1] == .tap)
+        // A ringing sound at 3.7 s, kept off the gap by a click one interval before it, lies
+        // between the noise-like beat at 3.4 s and the tap at 4.0 s.
+        var ringing = onset(3.7, centroid: 1_000)
+        ringing.features?.decayDB = -2
+        #expect(kinds(onBeat + [ringing], stimulusTimes: [3.1])[3.7] == .other)
+        #expect(kinds(taps().filter { $0.time != onBeat[4].time } + [ringing], stimulusTimes: [3.1])[3.7] == .tap)
+    }
+
     /// A ringing knock before the taps is judged as before the first anchor, though it stays
     /// an anchor itself: a count-in's click one interval after it vouches for nothing, and
     /// only a tap one interval after it would. A first tap that rings so keeps its place by
