@@ -56,6 +56,24 @@ import Testing
         #expect(copies([near]) == [0])
     }
 
+    /// A quiet click's bands that carry little of it hold the noise and scatter; only the
+    /// bands that carry either sound (−12 dB of its power or more) are compared, so a
+    /// difference there is not diluted over the quiet ones. A sound that puts power where the
+    /// clicks have none carries that band, and differs there. Where one band carries the
+    /// clicks, the whole profiles are compared.
+    @Test func aQuietClicksNoiseFilledBandsDoNotHideTheCopy() {
+        let noisy = onset(9.765, profile: [-5.7, -1.4, -22, -26, -18, -30], level: -39.8)
+        #expect(copies([noisy]) == [0])
+        let offWhereItCarries = onset(9.765, profile: [-7.6, -1.4, -30, -30, -30, -30], level: -39.8)
+        #expect(copies([offWhereItCarries]).isEmpty)
+        let anotherBand = onset(9.765, profile: [-5.9, -1.3, -30, -8, -30, -30], level: -39.8)
+        #expect(copies([anotherBand]).isEmpty)
+        let oneBand = [-17.2, -0.2, -15.1, -30, -30, -30]
+        let oneBandClicks = [onset(1.0, profile: oneBand, level: -39.4), onset(1.674, profile: oneBand, level: -39.9)]
+        let oneBandCopy = onset(9.765, profile: [-17.3, -0.2, -14.7, -30, -30, -30], level: -39.8)
+        #expect(copies([oneBandCopy], clicks: oneBandClicks) == [0])
+    }
+
     @Test func oneClickToCopyIsNotEnough() {
         let lone = onset(9.765, profile: Self.clickProfile, level: -39.6)
         #expect(copies([lone], clicks: Array(clicks.prefix(1))).isEmpty)
