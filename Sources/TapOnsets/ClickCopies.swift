@@ -74,7 +74,7 @@ public enum ClickCopies {
     /// where fewer than two bands do (one band's share says nothing of the sound's shape).
     /// Infinite for profiles of unequal length or with a value that is not finite.
     static func carryingBandDistance(_ profile: [Double], _ click: [Double]) -> Double {
-        guard profile.count == click.count, (profile + click).allSatisfy(\.isFinite) else { return .infinity }
+        guard profile.count == click.count, profile.allSatisfy(\.isFinite), click.allSatisfy(\.isFinite) else { return .infinity }
         let carrying = profile.indices.filter { max(profile[$0], click[$0]) >= carryingBandShareDB }
         guard carrying.count >= 2 else { return TapScore.profileDistance(profile, click) }
         return TapScore.profileDistance(carrying.map { profile[$0] }, carrying.map { click[$0] })
