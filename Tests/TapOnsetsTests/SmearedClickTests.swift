@@ -20,10 +20,11 @@ import TapAudio
     static func recording() -> Signal { render().recording }
 
     /// The recording above (without the clicks' pre-echo when `preEcho` is false, the random
-    /// draws the same) with taps also at `earlyTaps` (the time of each, seconds), and the
-    /// stimulus the clicks were played from: the clicks alone, without pre-echo.
-    /// `leastSmeared`: indices of clicks whose pre-echo is the shortest (0.3 ms).
-    static func render(preEcho: Bool = true, earlyTaps: [Double] = [],
+    /// draws the same) with its taps at `taps` (``taps`` by default) and also at `earlyTaps`
+    /// (the time of each, seconds), and the stimulus the clicks were played from: the clicks
+    /// alone, without pre-echo. `leastSmeared`: indices of clicks whose pre-echo is the shortest
+    /// (0.3 ms).
+    static func render(preEcho: Bool = true, taps: [Double] = Self.taps, earlyTaps: [Double] = [],
                        leastSmeared: (Int) -> Bool = { _ in false }) -> (recording: Signal, stimulus: Signal) {
         var random = TestRandom(state: 21)
         var samples = (0..<Int(19 * rate)).map { _ in Float(0.0003 * random.gaussian()) }
@@ -161,5 +162,47 @@ extension SmearedClickTests {
         #expect(residues(at: 0..<10, of: fitted) == 10)
         #expect(residues(at: 0..<7, of: Array(fitted.prefix(12))) == 0)
         #expect(residues(at: 0..<8, of: Array(fitted.prefix(12))) == 8)
+    }
+}
+
+/// Taps 6–9 ms before smeared clicks, on the tapper's beats: the probe hears each such tap and
+/// its click as one sound, which starts at the tap and peaks with the click, so the grid of
+/// peaks took the tap's start for the click's, and the tap's own onset after the subtraction,
+/// starting there and 9 dB under the click, for the click's residue. A member of the grid that
+/// starts more than the codec's pre-echo lead ahead of where its clicks start is taken to start
+/// where they do (`clickStartsPastEarlierSounds`).
+extension SmearedClickTests {
+    @Test func tapsSomeMillisecondsBeforeSmearedClicksAreTaps() {
+        let moved = [9, 18, 27, 36]
+        let early = moved.map { Self.clicks[$0] - 0.006 - 0.001 * Double($0 % 4) }
+        let taps = Self.clicks.indices.filter { $0 >= 4 && $0 % 3 == 0 && !moved.contains($0) }
+            .map { Self.clicks[$0] - 0.02 - 0.01 * Double($0 % 5) }
+        let detection = detectTapOnsets(in: Self.render(taps: taps, earlyTaps: early).recording)
+        // With the members' starts left where the probe heard them, 2 of the 4 early taps were
+        // residues.
+        let found = (taps + early).filter { tap in detection.onsets.contains { abs($0.time - tap) <= 0.002 } }
+        #expect(found.count == taps.count + early.count, "\(found.count) of \(taps.count + early.count) taps")
+        let clicksAsTaps = Self.clicks.filter { click in detection.onsets.contains { abs($0.time - click) <= 0.005 } }
+        #expect(clicksAsTaps.count <= 1, "\(clicksAsTaps.count) of \(Self.clicks.count) clicks reported as taps")
+    }
+
+    @Test func onlyAMemberStartingPastThePreEchoLeadMoves() {
+        let grid = StimulusLockedOnsets.Grid(phase: 1.0, period: 0.5)
+        // Members starting 1.5 ms before their lines (as a click's peak 1.5 ms after its start
+        // puts them on a grid of peaks), one 4.8 ms before (pre-echo), one 6.6 ms before (a tap
+        // heard with its click), and a heard click 7 ms before a line that is no member (it would
+        // move if it were).
+        let offsets = [-0.0015, -0.0015, -0.0048, -0.0015, -0.0066, -0.0015]
+        var clicks = offsets.enumerated().map { index, offset in
+            let line = 1.0 + 0.5 * Double(index), time = line + offset
+            return Onset(time: time, frame: Int(time * Self.rate), peakTime: line, strength: -10, snrDB: 30)
+        }
+        clicks[4].precursorTime = clicks[4].time - 0.001
+        clicks.append(SmearedClickTests.smearedOnset(3.993, -10))
+        let moved = clickStartsPastEarlierSounds(clicks, isMember: clicks.indices.map { $0 < offsets.count },
+                                                 grid: grid, sampleRate: Self.rate)
+        #expect(abs(moved[4].time - 2.9985) < 1e-9 && moved[4].frame == Int((2.9985 * Self.rate).rounded()))
+        #expect(moved[4].precursorTime == nil)
+        #expect(moved.indices.filter { $0 != 4 }.allSatisfy { moved[$0] == clicks[$0] })
     }
 }
