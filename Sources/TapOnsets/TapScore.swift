@@ -326,12 +326,18 @@ public enum TapScore {
         let unlikeTimes = unlike.map { onsets[$0].time }.sorted()
         for index in judged {
             let time = onsets[index].time
-            guard var summary = localIntervalSummary(at: time, starts: intervalStarts, intervals: intervals) else { continue }
+            // A sound judged by flatness alone stays a beat for the others, so the rhythm that
+            // judges it is taken without its own two intervals, the halves of the one it cuts.
+            let ownIntervalsOut = noiseLike.contains(index) && !suspects.contains(index)
+            let anchorRhythm = ownIntervalsOut ? Self.intervals(intervalStarts, intervals, leavingOut: time)
+                : (starts: intervalStarts, intervals: intervals)
+            let beatsRhythm = ownIntervalsOut ? Self.intervals(beatRhythm.starts, beatRhythm.intervals, leavingOut: time) : beatRhythm
+            guard var summary = localIntervalSummary(at: time, starts: anchorRhythm.starts, intervals: anchorRhythm.intervals) else { continue }
             // Where the anchors' intervals scatter (knocks that stay anchors cut them, or the
             // rhythm itself wanders) but at least half a window of the beats' own intervals is
             // steady, the beats' rhythm judges, in every test below.
             if summary.scaledMAD > rhythmTolerance * summary.median,
-               let beatsAlone = localIntervalSummary(at: time, starts: beatRhythm.starts, intervals: beatRhythm.intervals),
+               let beatsAlone = localIntervalSummary(at: time, starts: beatsRhythm.starts, intervals: beatsRhythm.intervals),
                beatsAlone.count >= minimumBeatIntervals, beatsAlone.scaledMAD <= rhythmTolerance * beatsAlone.median {
                 summary = beatsAlone
             }
@@ -433,6 +439,14 @@ public enum TapScore {
             intervals.append(end - start)
         }
         return (starts, intervals)
+    }
+
+    /// `starts` and `intervals` (from `localIntervals`) without the intervals that begin or end
+    /// at `time` (to a nanosecond): a beat's own.
+    static func intervals(_ starts: [Seconds], _ intervals: [Seconds], leavingOut time: Seconds)
+        -> (starts: [Seconds], intervals: [Seconds]) {
+        let kept = starts.indices.filter { abs(starts[$0] - time) > 1e-9 && abs(starts[$0] + intervals[$0] - time) > 1e-9 }
+        return (kept.map { starts[$0] }, kept.map { intervals[$0] })
     }
 
     /// The eight local intervals around `time` (of `intervals`, starting at `starts`, from
