@@ -225,7 +225,8 @@ public enum TapScore {
     /// with it and one rising out of it carries some of it. It stays an anchor for the other
     /// suspects. A tap far flatter than the others and alike otherwise (`noiseLikeOutliers`: a
     /// knock's noise burst; since session 34) is judged by the gap between two beats alone
-    /// (below), and stays an anchor and a beat for the others.
+    /// (below), and stays an anchor and a beat for the others; the rhythm that judges it is
+    /// read without its own two intervals (since session 35).
     ///
     /// Before all of these, any suspect that lies between two successive *beats* (anchors
     /// that spread their power and build up as the taps do) one local interval apart, within
@@ -328,16 +329,19 @@ public enum TapScore {
             let time = onsets[index].time
             // A sound judged by flatness alone stays a beat for the others, so the rhythm that
             // judges it is taken without its own two intervals, the halves of the one it cuts.
-            let ownIntervalsOut = noiseLike.contains(index) && !suspects.contains(index)
-            let anchorRhythm = ownIntervalsOut ? Self.intervals(intervalStarts, intervals, leavingOut: time)
+            // (Without merging them: a flat tap's two would make a double interval.)
+            let judgedByFlatnessAlone = noiseLike.contains(index) && !suspects.contains(index)
+            let judgingAnchors = judgedByFlatnessAlone ? withoutIntervals(at: time, starts: intervalStarts, intervals: intervals)
                 : (starts: intervalStarts, intervals: intervals)
-            let beatsRhythm = ownIntervalsOut ? Self.intervals(beatRhythm.starts, beatRhythm.intervals, leavingOut: time) : beatRhythm
-            guard var summary = localIntervalSummary(at: time, starts: anchorRhythm.starts, intervals: anchorRhythm.intervals) else { continue }
+            let judgingBeats = judgedByFlatnessAlone
+                ? withoutIntervals(at: time, starts: beatRhythm.starts, intervals: beatRhythm.intervals) : beatRhythm
+            guard var summary = localIntervalSummary(at: time, starts: judgingAnchors.starts, intervals: judgingAnchors.intervals)
+            else { continue }
             // Where the anchors' intervals scatter (knocks that stay anchors cut them, or the
             // rhythm itself wanders) but at least half a window of the beats' own intervals is
             // steady, the beats' rhythm judges, in every test below.
             if summary.scaledMAD > rhythmTolerance * summary.median,
-               let beatsAlone = localIntervalSummary(at: time, starts: beatsRhythm.starts, intervals: beatsRhythm.intervals),
+               let beatsAlone = localIntervalSummary(at: time, starts: judgingBeats.starts, intervals: judgingBeats.intervals),
                beatsAlone.count >= minimumBeatIntervals, beatsAlone.scaledMAD <= rhythmTolerance * beatsAlone.median {
                 summary = beatsAlone
             }
@@ -357,7 +361,7 @@ public enum TapScore {
                 continue
             }
             // A sound unlike the taps in flatness alone is too weak a suspect for the tests below.
-            if noiseLike.contains(index) && !suspects.contains(index) { continue }
+            if judgedByFlatnessAlone { continue }
             // A crowd off the rhythm is judged by the gap alone: a tap heard with its click
             // where the taps around are heard with theirs keeps no anchor either.
             if offRhythmCrowds.contains(index) && !suspects.contains(index) && !shapedUnlike.contains(index) { continue }
@@ -442,8 +446,9 @@ public enum TapScore {
     }
 
     /// `starts` and `intervals` (from `localIntervals`) without the intervals that begin or end
-    /// at `time` (to a nanosecond): a beat's own.
-    static func intervals(_ starts: [Seconds], _ intervals: [Seconds], leavingOut time: Seconds)
+    /// at `time`, a beat's own: to a nanosecond, as a start plus its interval (the difference
+    /// of two times) need not give back the end exactly.
+    static func withoutIntervals(at time: Seconds, starts: [Seconds], intervals: [Seconds])
         -> (starts: [Seconds], intervals: [Seconds]) {
         let kept = starts.indices.filter { abs(starts[$0] - time) > 1e-9 && abs(starts[$0] + intervals[$0] - time) > 1e-9 }
         return (kept.map { starts[$0] }, kept.map { intervals[$0] })
