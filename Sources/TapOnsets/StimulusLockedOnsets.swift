@@ -101,9 +101,13 @@ public enum StimulusLockedOnsets {
         /// the caller's bounds, so a click timed with more jitter (quiet bleed) still locks.
         var tolerance: Double = 0
 
+        /// The grid's line nearest `time`: `phase + k × period` for the nearest whole `k`.
+        func line(nearest time: Double) -> Double {
+            phase + ((time - phase) / period).rounded() * period
+        }
+
         func distance(_ time: Double) -> Double {
-            let k = ((time - phase) / period).rounded()
-            return abs(time - phase - k * period)
+            abs(time - line(nearest: time))
         }
     }
 

@@ -297,9 +297,10 @@ func detectTapOnsets(in source: some AudioSource, configuration: OnsetDetectorCo
             let byPeaks = StimulusLockedOnsets.gridOfPeaks(probe.map(\.peakTime), levels: probe.map(\.strength), minimumCount: 6)
             let cycleSlipped = StimulusLockedOnsets.cycleSlippedGrid(in: probe.map(\.time), levels: probe.map(\.strength),
                                                                      minimumCount: 6)
-            let others = [(byPeaks, true), (cycleSlipped, false)].compactMap { grid, ofPeaks in grid.map { ($0, ofPeaks) } }
-                .filter { $0.0.members.count >= 2 * firstCount }
-                .sorted { $0.0.members.count > $1.0.members.count }
+            let others = [(found: byPeaks, ofPeaks: true), (found: cycleSlipped, ofPeaks: false)]
+                .compactMap { candidate in candidate.found.map { (grid: $0, ofPeaks: candidate.ofPeaks) } }
+                .filter { $0.grid.members.count >= 2 * firstCount }
+                .sorted { $0.grid.members.count > $1.grid.members.count }
             for (other, ofPeaks) in others {
                 guard let found = verifiedTemplate(other), found.likeness >= minimumFallbackLikeness else { continue }
                 grids = [other]
@@ -508,13 +509,12 @@ let clickStartQuantile = 0.75
 func clickStartsPastEarlierSounds(_ clicks: [Onset], isMember: [Bool], grid: StimulusLockedOnsets.Grid,
                                   sampleRate: Double) -> [Onset] {
     precondition(isMember.count == clicks.count, "one flag per click")
-    func linePoint(_ time: Seconds) -> Seconds { grid.phase + ((time - grid.phase) / grid.period).rounded() * grid.period }
-    let offsets = clicks.indices.filter { isMember[$0] }.map { clicks[$0].time - linePoint(clicks[$0].time) }.sorted()
+    let offsets = clicks.indices.filter { isMember[$0] }.map { clicks[$0].time - grid.line(nearest: clicks[$0].time) }.sorted()
     guard !offsets.isEmpty else { return clicks }
     let start = quantile(offsets, clickStartQuantile)
     return clicks.indices.map { index in
         var click = clicks[index]
-        let point = linePoint(click.time)
+        let point = grid.line(nearest: click.time)
         guard isMember[index], click.time - point < start - StimulusBleedRemoval.codecPreEchoLead else { return click }
         // Not past the click's own peak, should the grid's lines lie before the peaks.
         click.frame = Int((min(point + start, click.peakTime) * sampleRate).rounded())
