@@ -200,7 +200,9 @@ public enum TapScore {
     /// stays an anchor (shaped unlike the taps, below) is not its own first anchor (since
     /// session 33: a knock before the taps, or a count-in's first click left in, was kept by
     /// the click one interval after it); if it is the first anchor, a tap unlike the others
-    /// one interval after it vouches for it too.
+    /// one interval after it vouches for it too. A press (below) that also sounds unlike the
+    /// taps in any of the ways below carries two signs of a key, and before the first anchor
+    /// no tap vouches for it (since session 36: keys pressed 0.6–0.7 s before the first tap).
     ///
     /// A key pressed between the taps sounds like them as often as not, but comes with its
     /// release 40–100 ms later (`pairs`, from `pressReleasePairs`). Where such pairs are the
@@ -296,7 +298,8 @@ public enum TapScore {
         // release, the taps are key presses (tapping on a keyboard) and the pairs say nothing.
         let releaseOf = Dictionary(pairs.map { ($0.press, $0.release) }, uniquingKeysWith: { first, _ in first })
         let pressedTaps = Set(releaseOf.keys).intersection(taps)
-        if isException(pressedTaps.count, amongTaps: taps.count) { suspects.formUnion(pressedTaps) }
+        let suspectPresses = isException(pressedTaps.count, amongTaps: taps.count) ? pressedTaps : []
+        suspects.formUnion(suspectPresses)
         let stimulus = stimulusTimes.sorted()
         // Taps closer together than a tapper taps are settled by the rhythm of the others first
         // (`settleCrowds`); the anchors and local intervals are those left after it.
@@ -380,6 +383,13 @@ public enum TapScore {
             let isFirstAnchor = index == anchorTaps[0]
             let firstAnchor = isFirstAnchor ? (anchors.count > 1 ? anchors[1] : .infinity) : anchors[0]
             if time < firstAnchor && !releaseIsAClick() {
+                // A press that also sounds unlike the taps (in its spread, build-up, decay or
+                // flatness) carries two signs of a key: one tap one interval on, by chance as
+                // often as not, does not outweigh them.
+                if suspectPresses.contains(index) && (shapedUnlike.contains(index) || noiseLike.contains(index)) {
+                    found.insert(index)
+                    continue
+                }
                 let oneIntervalOn = time + interval
                 if !anchors.contains(oneIntervalOn, within: tolerance)
                     && !(isFirstAnchor && unlikeTimes.contains(oneIntervalOn, within: tolerance)) {
