@@ -44,7 +44,8 @@ extension TapScore {
     /// before the first such tap, only the last can reach it. Judging again with the winners
     /// as anchors (up to four rounds) let 3 more sounds through on the six seeds and found no
     /// tap more, and is not done.
-    static func settleCrowds(_ onsets: [Onset], taps: [Int], suspects: Set<Int>, unlikeTheTaps: Set<Int> = []) -> SettledRhythm {
+    static func settleCrowds(_ onsets: [Onset], taps: [Int], suspects: Set<Int>, unlikeTheTaps: Set<Int> = [],
+                             noiseLike: Set<Int> = []) -> SettledRhythm {
         let crowds = crowdedTaps(onsets, taps: taps)
         let crowded = Set(crowds.joined())
         // The rhythm of the taps but the suspects and the crowd members not (yet) chosen, which
@@ -61,7 +62,7 @@ extension TapScore {
         guard !outside.anchors.isEmpty else { return outside }
         let verdict = judgeCrowds(crowds, onsets, anchors: outside.anchors.map { onsets[$0].time },
                                   intervalStarts: outside.intervalStarts, intervals: outside.intervals,
-                                  unlikeTheTaps: unlikeTheTaps)
+                                  unlikeTheTaps: unlikeTheTaps, noiseLike: noiseLike)
         return rhythm(unchosen: crowded.subtracting(verdict.winners), losers: verdict.losers, offRhythm: verdict.offRhythm)
     }
 
@@ -84,6 +85,11 @@ extension TapScore {
     /// aside, as there a crowd is most often the tapper's last taps heard with the clicks
     /// that came with them, neither an anchor (but for the members unlike the taps, below).
     ///
+    /// A crowd before the first anchor whose members all sound unlike the taps (`unlikeTheTaps`,
+    /// or far flatter than them, `noiseLike`) loses whole, whatever the rhythm: keys pressed
+    /// and released before the taps start, one of which lay one interval before the first tap
+    /// by chance (since session 36).
+    ///
     /// First, where a crowd holds a member that sounds like the recording's taps, the members
     /// of `unlikeTheTaps` (unlike in centroid, band spread or attack, a little off in both
     /// centroid and spread, or rising out of an earlier sound spread further from the taps than
@@ -99,13 +105,21 @@ extension TapScore {
     /// (session 27) gave back 15 of the 21 false onsets the riding rule removed and lost 3
     /// more taps, so they take part.
     static func judgeCrowds(_ crowds: [[Int]], _ onsets: [Onset], anchors: [Seconds],
-                            intervalStarts: [Seconds], intervals: [Seconds], unlikeTheTaps: Set<Int> = [])
-        -> (losers: Set<Int>, winners: Set<Int>, offRhythm: Set<Int>) {
+                            intervalStarts: [Seconds], intervals: [Seconds], unlikeTheTaps: Set<Int> = [],
+                            noiseLike: Set<Int> = []) -> (losers: Set<Int>, winners: Set<Int>, offRhythm: Set<Int>) {
         var losers = Set<Int>(), winners = Set<Int>(), offRhythm = Set<Int>()
         guard let firstAnchor = anchors.first else { return (losers, winners, offRhythm) }
         for wholeCrowd in crowds {
             // Of sounds too close together to both be taps, one that sounds like the
             // recording's taps is the tap: the others lose before the rhythm is asked.
+            // Before the taps start, a crowd that sounds unlike them in every member (`noiseLike`
+            // counts here too) is keys pressed and released: one of them one interval before
+            // the first tap is there by chance.
+            if onsets[wholeCrowd[0]].time < firstAnchor,
+               wholeCrowd.allSatisfy({ unlikeTheTaps.contains($0) || noiseLike.contains($0) }) {
+                losers.formUnion(wholeCrowd)
+                continue
+            }
             let alike = wholeCrowd.filter { !unlikeTheTaps.contains($0) }
             let crowd = alike.isEmpty ? wholeCrowd : alike
             losers.formUnion(wholeCrowd.filter { !crowd.contains($0) })

@@ -303,7 +303,8 @@ public enum TapScore {
         let stimulus = stimulusTimes.sorted()
         // Taps closer together than a tapper taps are settled by the rhythm of the others first
         // (`settleCrowds`); the anchors and local intervals are those left after it.
-        let rhythm = settleCrowds(onsets, taps: taps, suspects: suspects, unlikeTheTaps: unlike.union(shapedUnlike))
+        let rhythm = settleCrowds(onsets, taps: taps, suspects: suspects, unlikeTheTaps: unlike.union(shapedUnlike),
+                                  noiseLike: noiseLike)
         let (anchorTaps, intervalStarts, intervals) = (rhythm.anchors, rhythm.intervalStarts, rhythm.intervals)
         let crowdLosers = rhythm.losers, offRhythmCrowds = rhythm.offRhythm
         // Taps that only spread their power or build up unlike the others stay anchors: a quiet

@@ -97,6 +97,26 @@ import TapAudio
         expectSetAside([0.80, 0.86, 0.93, 1.01].map { onset($0, strength: -22) }, among: taps(from: 2))
     }
 
+    /// Two keys pressed and released before the first tap, the first press one interval before
+    /// it (seed 109 `keyboard-dev-1`: four sounds 81–95 ms apart, the first 0.62 s before the
+    /// first tap, all far flatter than the taps). A crowd that sounds unlike the taps in every
+    /// member loses whole there, whatever the rhythm; with one member that sounds like them,
+    /// the rhythm still chooses it.
+    @Test func keysUnlikeTheTapsBeforeThemLoseWholeThoughOneKeepsTheRhythm() {
+        func key(_ time: Double) -> Onset {
+            var made = onset(time, strength: -22)
+            made.features?.spectralFlatness = 0.6
+            return made
+        }
+        let keys = [1.40, 1.48, 1.575, 1.66].map(key)
+        expectSetAside(keys, among: taps(from: 2))
+        var onTheRhythm = keys
+        onTheRhythm[0] = onset(1.40, strength: -22)
+        let result = kinds(taps(from: 2) + onTheRhythm)
+        #expect(result[1.40] == .tap)
+        #expect(onTheRhythm.dropFirst().allSatisfy { result[$0.time] == .other })
+    }
+
     @Test func keysBetweenTwoBeatsAreNoTaps() {
         // Two presses and their releases in one gap between steady taps: four sounds 60–70 ms
         // apart, none one interval from a tap, between two taps one interval apart.
