@@ -88,10 +88,15 @@ extension TapScore {
     /// A crowd before the first anchor whose members all sound unlike the taps (`unlikeTheTaps`,
     /// or far flatter than them, `noiseLike`) loses whole, whatever the rhythm: keys pressed
     /// and released before the taps start, one of which lay one interval before the first tap
-    /// by chance (since session 36).
+    /// by chance (since session 36). Flatness, weak evidence alone (`outsiders`), counts here
+    /// beside the crowd itself, a second sign; `noiseLike` serves this rule only (a member far
+    /// flatter than the taps does not lose to one like them below). No stimulus onset exempts
+    /// such a crowd (as `clickReleaseReach` exempts a press whose release is a heard click):
+    /// a first tap unlike the others heard with a click left in unlike them is lost; the
+    /// corpus and the chains lost none.
     ///
-    /// First, where a crowd holds a member that sounds like the recording's taps, the members
-    /// of `unlikeTheTaps` (unlike in centroid, band spread or attack, a little off in both
+    /// Then, where a crowd holds a member that sounds like the recording's taps, the members
+    /// of `unlikeTheTaps` (unlike in centroid, band spread, attack or decay, a little off in both
     /// centroid and spread, or rising out of an earlier sound spread further from the taps than
     /// a masked tap may: `outsiders`) lose to it, wherever the crowd lies and whatever the
     /// rhythm, and the rhythm chooses among the others (since session 25: a syllable 65 ms from a tap, a click heard through a gate a
@@ -110,16 +115,16 @@ extension TapScore {
         var losers = Set<Int>(), winners = Set<Int>(), offRhythm = Set<Int>()
         guard let firstAnchor = anchors.first else { return (losers, winners, offRhythm) }
         for wholeCrowd in crowds {
-            // Of sounds too close together to both be taps, one that sounds like the
-            // recording's taps is the tap: the others lose before the rhythm is asked.
-            // Before the taps start, a crowd that sounds unlike them in every member (`noiseLike`
-            // counts here too) is keys pressed and released: one of them one interval before
-            // the first tap is there by chance.
+            // Before the taps start, a crowd that sounds unlike them in every member (far
+            // flatter counts here too) is keys pressed and released: one of them one interval
+            // before the first tap is there by chance.
             if onsets[wholeCrowd[0]].time < firstAnchor,
                wholeCrowd.allSatisfy({ unlikeTheTaps.contains($0) || noiseLike.contains($0) }) {
                 losers.formUnion(wholeCrowd)
                 continue
             }
+            // Of sounds too close together to both be taps, one that sounds like the
+            // recording's taps is the tap: the others lose before the rhythm is asked.
             let alike = wholeCrowd.filter { !unlikeTheTaps.contains($0) }
             let crowd = alike.isEmpty ? wholeCrowd : alike
             losers.formUnion(wholeCrowd.filter { !crowd.contains($0) })

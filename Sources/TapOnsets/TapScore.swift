@@ -201,8 +201,10 @@ public enum TapScore {
     /// session 33: a knock before the taps, or a count-in's first click left in, was kept by
     /// the click one interval after it); if it is the first anchor, a tap unlike the others
     /// one interval after it vouches for it too. A press (below) that also sounds unlike the
-    /// taps in any of the ways below carries two signs of a key, and before the first anchor
-    /// no tap vouches for it (since session 36: keys pressed 0.6–0.7 s before the first tap).
+    /// taps in its shape or flatness (below; not in its centroid) carries two signs of a key,
+    /// and before the first anchor no tap vouches for it (since session 36: keys pressed
+    /// 0.6–0.7 s before the first tap). A first tap that rings, heard with another sound
+    /// 40–100 ms after it, is such a press, and is lost.
     ///
     /// A key pressed between the taps sounds like them as often as not, but comes with its
     /// release 40–100 ms later (`pairs`, from `pressReleasePairs`). Where such pairs are the
@@ -251,8 +253,10 @@ public enum TapScore {
     /// Taps closer together than a tapper taps (`crowdedTaps`, runs each ``pairGap`` after
     /// the one before) are no anchors where they are the exception; the rhythm of the others
     /// chooses among them (`settleCrowds`, `judgeCrowds`), its choice is an anchor again, and
-    /// the members it sets aside are outsiders. Before the rhythm is asked, the members that
-    /// sound unlike the taps (in any of the ways above) lose to one that sounds like them. Of a
+    /// the members it sets aside are outsiders. Before the first anchor, a crowd whose members
+    /// all sound unlike the taps (in any of the ways above, flatness included) is set aside
+    /// whole (since session 36). Before the rhythm is asked, the members that sound unlike the
+    /// taps (in any of the ways above but flatness) lose to one that sounds like them. Of a
     /// crowd with no member on the rhythm, the members before the first anchor are set aside
     /// and the others are judged by the gap between two beats alone.
     ///
@@ -384,9 +388,12 @@ public enum TapScore {
             let isFirstAnchor = index == anchorTaps[0]
             let firstAnchor = isFirstAnchor ? (anchors.count > 1 ? anchors[1] : .infinity) : anchors[0]
             if time < firstAnchor && !releaseIsAClick() {
-                // A press that also sounds unlike the taps (in its spread, build-up, decay or
-                // flatness) carries two signs of a key: one tap one interval on, by chance as
-                // often as not, does not outweigh them.
+                // A press that also sounds unlike the taps (`shapedUnlike`: its band spread,
+                // build-up or decay, a little off in both centroid and spread, or rising out of
+                // an earlier sound; or `noiseLike`, far flatter) carries two signs of a key: one
+                // tap one interval on, by chance as often as not, does not outweigh them. Not a
+                // press unlike the taps in centroid (`unlike`): counted too, it set aside no key
+                // more on the development splits and lost a held tap.
                 if suspectPresses.contains(index) && (shapedUnlike.contains(index) || noiseLike.contains(index)) {
                     found.insert(index)
                     continue

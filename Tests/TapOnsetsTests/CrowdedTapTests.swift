@@ -108,13 +108,26 @@ import TapAudio
             made.features?.spectralFlatness = 0.6
             return made
         }
+        func ringingKey(_ time: Double) -> Onset {
+            var made = onset(time, strength: -22)
+            made.features?.decayDB = -2
+            return made
+        }
         let keys = [1.40, 1.48, 1.575, 1.66].map(key)
         expectSetAside(keys, among: taps(from: 2))
+        // Keys that ring on where the taps die away (unlike the taps in shape), and a crowd of
+        // both kinds, as in seed 109 (two members far flatter, two unlike in centroid).
+        expectSetAside([1.40, 1.48, 1.575, 1.66].map(ringingKey), among: taps(from: 2))
+        expectSetAside([key(1.40), ringingKey(1.48), key(1.575), ringingKey(1.66)], among: taps(from: 2))
         var onTheRhythm = keys
         onTheRhythm[0] = onset(1.40, strength: -22)
         let result = kinds(taps(from: 2) + onTheRhythm)
         #expect(result[1.40] == .tap)
         #expect(onTheRhythm.dropFirst().allSatisfy { result[$0.time] == .other })
+        // After the last tap (7.6 s) the same crowd is not set aside whole: the member one
+        // interval after it stays a tap.
+        let after = kinds(taps() + [7.60, 7.68, 7.775, 7.86].map { key($0 + 0.6) })
+        #expect(after[8.2] == .tap)
     }
 
     @Test func keysBetweenTwoBeatsAreNoTaps() {
