@@ -230,7 +230,10 @@ public enum TapScore {
     /// suspects. A tap far flatter than the others and alike otherwise (`noiseLikeOutliers`: a
     /// knock's noise burst; since session 34) is judged by the gap between two beats alone
     /// (below), and stays an anchor and a beat for the others; the rhythm that judges it is
-    /// read without its own two intervals (since session 35).
+    /// read without its own two intervals (since session 35). Every other tap, one that sounds
+    /// like the taps in every way, is judged so too, on the stricter terms of `isExtraInAGap`
+    /// (since session 36: a knock or a key that sounds like the taps, weaker than both beats
+    /// around it and far from both).
     ///
     /// Before all of these, any suspect that lies between two successive *beats* (anchors
     /// that spread their power and build up as the taps do) one local interval apart, within
@@ -314,7 +317,11 @@ public enum TapScore {
         // Taps that only spread their power or build up unlike the others stay anchors: a quiet
         // tap's profile scatters with the noise in it, a tap on another sound peaks late with
         // it, and its neighbours keep their rhythm by it.
-        let judged = suspects.union(shapedUnlike).union(offRhythmCrowds).union(noiseLike).subtracting(crowdLosers)
+        let suspected = suspects.union(shapedUnlike).union(offRhythmCrowds).union(noiseLike).subtracting(crowdLosers)
+        // Every other tap sounds like the taps in every way, and only the gap between two beats
+        // judges it, on stricter terms (`isExtraInAGap`; since session 36).
+        let soundingLikeTheTaps = Set(taps).subtracting(suspected).subtracting(crowdLosers)
+        let judged = suspected.union(soundingLikeTheTaps)
         let anchors = anchorTaps.map { onsets[$0].time }
         guard !judged.isEmpty, !anchors.isEmpty else { return crowdLosers }
         let firstHeard = Swift.min(anchors[0], stimulus.first ?? .infinity)
@@ -339,17 +346,17 @@ public enum TapScore {
             // judges it is taken without its own two intervals, the halves of the one it cuts.
             // (Without merging them: a flat tap's two would make a double interval.)
             let judgedByFlatnessAlone = noiseLike.contains(index) && !suspects.contains(index)
-            let judgingAnchors = judgedByFlatnessAlone ? withoutIntervals(at: time, starts: intervalStarts, intervals: intervals)
-                : (starts: intervalStarts, intervals: intervals)
-            let judgingBeats = judgedByFlatnessAlone
-                ? withoutIntervals(at: time, starts: beatRhythm.starts, intervals: beatRhythm.intervals) : beatRhythm
-            guard var summary = localIntervalSummary(at: time, starts: judgingAnchors.starts, intervals: judgingAnchors.intervals)
+            let judgedByGapAlone = soundingLikeTheTaps.contains(index)
+            let ownIntervalsLeftOut = judgedByFlatnessAlone || judgedByGapAlone
+            guard var summary = localIntervalSummary(at: time, starts: intervalStarts, intervals: intervals,
+                                                     leavingOutOwn: ownIntervalsLeftOut)
             else { continue }
             // Where the anchors' intervals scatter (knocks that stay anchors cut them, or the
             // rhythm itself wanders) but at least half a window of the beats' own intervals is
             // steady, the beats' rhythm judges, in every test below.
             if summary.scaledMAD > rhythmTolerance * summary.median,
-               let beatsAlone = localIntervalSummary(at: time, starts: judgingBeats.starts, intervals: judgingBeats.intervals),
+               let beatsAlone = localIntervalSummary(at: time, starts: beatRhythm.starts, intervals: beatRhythm.intervals,
+                                                     leavingOutOwn: ownIntervalsLeftOut),
                beatsAlone.count >= minimumBeatIntervals, beatsAlone.scaledMAD <= rhythmTolerance * beatsAlone.median {
                 summary = beatsAlone
             }
@@ -364,12 +371,15 @@ public enum TapScore {
             let previous = atOrAfter - 1
             let next = atOrAfter < beatTaps.count && beatTaps[atOrAfter] == index ? atOrAfter + 1 : atOrAfter
             if previous >= 0, next < beats.count, summary.scaledMAD <= tolerance,
-               abs(beats[next] - beats[previous] - interval) <= tolerance {
+               abs(beats[next] - beats[previous] - interval) <= tolerance,
+               !judgedByGapAlone || isExtraInAGap(onsets[index], between: onsets[beatTaps[previous]], and: onsets[beatTaps[next]],
+                                                  tolerance: tolerance) {
                 found.insert(index)
                 continue
             }
-            // A sound unlike the taps in flatness alone is too weak a suspect for the tests below.
-            if judgedByFlatnessAlone { continue }
+            // A sound unlike the taps in flatness alone, or in nothing, is too weak a suspect
+            // for the tests below.
+            if ownIntervalsLeftOut { continue }
             // A crowd off the rhythm is judged by the gap alone: a tap heard with its click
             // where the taps around are heard with theirs keeps no anchor either.
             if offRhythmCrowds.contains(index) && !suspects.contains(index) && !shapedUnlike.contains(index) { continue }
@@ -463,20 +473,50 @@ public enum TapScore {
         return (starts, intervals)
     }
 
-    /// `starts` and `intervals` (from `localIntervals`) without the intervals that begin or end
-    /// at `time`, a beat's own: to a nanosecond, as a start plus its interval (the difference
-    /// of two times) need not give back the end exactly.
-    static func withoutIntervals(at time: Seconds, starts: [Seconds], intervals: [Seconds])
-        -> (starts: [Seconds], intervals: [Seconds]) {
-        let kept = starts.indices.filter { abs(starts[$0] - time) > 1e-9 && abs(starts[$0] + intervals[$0] - time) > 1e-9 }
-        return (kept.map { starts[$0] }, kept.map { intervals[$0] })
+    /// How far from both beats around it a sound that sounds like the taps must lie to be
+    /// judged an extra by the gap between them alone (`isExtraInAGap`), seconds: the pair
+    /// rule's longest gap. Closer, it is a crowd's or a pair's business, and a tap heard 20 ms
+    /// after a click left in on the beat is no extra.
+    public static let gapExtraMargin: Seconds = pairGap.upperBound
+    /// How much weaker than both beats around it such a sound must be, at least, dB.
+    public static let gapExtraDropDB = 3.0
+    /// How near the midpoint of the gap such a sound may lie and stay a tap, as a share of the
+    /// rhythm's tolerance: where the detector missed every other tap of a stretch, the local
+    /// interval doubles and a tap it found there lies mid-gap, within the tolerance of a rhythm
+    /// at half the interval (half of this rhythm's tolerance).
+    public static let gapExtraMidpointShare = 0.5
+
+    /// Whether `sound`, between the beats `previous` and `next` one interval apart (within
+    /// `tolerance`) in a steady rhythm, sounding like the taps in every way, is an extra: it
+    /// lies ``gapExtraMargin`` or more from both, is ``gapExtraDropDB`` or more weaker than
+    /// both, and lies off the gap's midpoint by more than ``gapExtraMidpointShare`` of the
+    /// tolerance. A knock or a key that happens to sound like the taps sits anywhere in the
+    /// gap and is most often weaker than the taps; a tap the tapper added sits there too, and
+    /// such a tap that is weaker than both its neighbours is lost.
+    static func isExtraInAGap(_ sound: Onset, between previous: Onset, and next: Onset, tolerance: Seconds) -> Bool {
+        sound.time - previous.time >= gapExtraMargin && next.time - sound.time >= gapExtraMargin
+            && sound.strength <= Swift.min(previous.strength, next.strength) - gapExtraDropDB
+            && abs(sound.time - (previous.time + next.time) / 2) > gapExtraMidpointShare * tolerance
     }
 
     /// The eight local intervals around `time` (of `intervals`, starting at `starts`, from
-    /// `localIntervals`), summarised; nil where there are none.
-    static func localIntervalSummary(at time: Seconds, starts: [Seconds], intervals: [Seconds]) -> Summary? {
+    /// `localIntervals`), summarised; nil where there are none. With `leavingOutOwn`, the
+    /// intervals that begin or end at `time` (a beat's own, the halves of the one it cuts) are
+    /// not among them, and the window reaches one interval further on that side: to a
+    /// nanosecond, as a start plus its interval (the difference of two times) need not give
+    /// back the end exactly.
+    static func localIntervalSummary(at time: Seconds, starts: [Seconds], intervals: [Seconds],
+                                     leavingOutOwn: Bool = false) -> Summary? {
         let position = starts.firstIndex(notBelow: time)
-        return Summary(Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)]))
+        guard leavingOutOwn else {
+            return Summary(Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)]))
+        }
+        func isOwn(_ index: Int) -> Bool {
+            abs(starts[index] - time) <= 1e-9 || abs(starts[index] + intervals[index] - time) <= 1e-9
+        }
+        let before: [Int] = (0..<position).reversed().lazy.filter { !isOwn($0) }.prefix(4).reversed()
+        let after: [Int] = Array((position..<intervals.count).lazy.filter { !isOwn($0) }.prefix(4))
+        return Summary((before + after).map { intervals[$0] })
     }
 
     /// How far each measured tap's ``OnsetFeatures/bandProfile`` lies from the median profile
