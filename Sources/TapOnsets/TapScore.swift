@@ -230,10 +230,11 @@ public enum TapScore {
     /// suspects. A tap far flatter than the others and alike otherwise (`noiseLikeOutliers`: a
     /// knock's noise burst; since session 34) is judged by the gap between two beats alone
     /// (below), and stays an anchor and a beat for the others; the rhythm that judges it is
-    /// read without its own two intervals (since session 35). Every other tap, one that sounds
-    /// like the taps in every way, is judged so too, on the stricter terms of `isExtraInAGap`
-    /// (since session 36: a knock or a key that sounds like the taps, weaker than both beats
-    /// around it and far from both).
+    /// read without its own two intervals (since session 35). Every other anchor, one that
+    /// sounds like the taps in every way, is judged so too, on the stricter terms of
+    /// `isExtraInAGap` (since session 36: a knock or a key that sounds like the taps, weaker
+    /// than both beats around it and far from both); a crowd's member the rhythm left
+    /// undecided is not.
     ///
     /// Before all of these, any suspect that lies between two successive *beats* (anchors
     /// that spread their power and build up as the taps do) one local interval apart, within
@@ -244,7 +245,8 @@ public enum TapScore {
     /// local intervals within the same tolerance, as in synchronization and continuation
     /// tapping and not in a drum pattern's mix of note values. A silent tap leaves a gap of two
     /// intervals, and a tap that came out differently keeps its gap. A sound that is a beat
-    /// itself (a noise-like one) is judged by the beats on either side of it. The anchors that spread
+    /// itself (a noise-like one, or one judged by the gap alone) is judged by the beats on
+    /// either side of it. The anchors that spread
     /// their power or build up unlike the taps cut the intervals they sit in, so a knock between
     /// two taps makes a steady tapper look unsteady there. Wherever the anchors' intervals
     /// scatter (for that reason or any other) and at least ``minimumBeatIntervals`` of the
@@ -318,9 +320,10 @@ public enum TapScore {
         // tap's profile scatters with the noise in it, a tap on another sound peaks late with
         // it, and its neighbours keep their rhythm by it.
         let suspected = suspects.union(shapedUnlike).union(offRhythmCrowds).union(noiseLike).subtracting(crowdLosers)
-        // Every other tap sounds like the taps in every way, and only the gap between two beats
-        // judges it, on stricter terms (`isExtraInAGap`; since session 36).
-        let soundingLikeTheTaps = Set(taps).subtracting(suspected).subtracting(crowdLosers)
+        // Every other anchor sounds like the taps in every way (and is a beat), and only the gap
+        // between two beats judges it, on stricter terms (`isExtraInAGap`; since session 36).
+        // A crowd's member the rhythm neither chose nor set aside is left to the crowd rule.
+        let soundingLikeTheTaps = Set(anchorTaps).subtracting(suspected)
         let judged = suspected.union(soundingLikeTheTaps)
         let anchors = anchorTaps.map { onsets[$0].time }
         guard !judged.isEmpty, !anchors.isEmpty else { return crowdLosers }
@@ -342,9 +345,10 @@ public enum TapScore {
         let unlikeTimes = unlike.map { onsets[$0].time }.sorted()
         for index in judged {
             let time = onsets[index].time
-            // A sound judged by flatness alone stays a beat for the others, so the rhythm that
-            // judges it is taken without its own two intervals, the halves of the one it cuts.
-            // (Without merging them: a flat tap's two would make a double interval.)
+            // A sound judged by flatness alone, or by the gap alone, stays a beat for the
+            // others, so the rhythm that judges it is taken without its own two intervals, the
+            // halves of the one it cuts. (Without merging them: a flat tap's two would make a
+            // double interval.)
             let judgedByFlatnessAlone = noiseLike.contains(index) && !suspects.contains(index)
             let judgedByGapAlone = soundingLikeTheTaps.contains(index)
             let ownIntervalsLeftOut = judgedByFlatnessAlone || judgedByGapAlone
@@ -365,8 +369,8 @@ public enum TapScore {
             // Between two beats one interval apart there is no room for a tap: the sound is an
             // extra, however near it lies to one interval from either beat. Only where the
             // rhythm is steady (the intervals scatter less than the tolerance).
-            // A noise-like sound is a beat itself, for the others; its own gap is the one
-            // between the beats on either side of it.
+            // A noise-like sound, or one judged by the gap alone, is a beat itself, for the
+            // others; its own gap is the one between the beats on either side of it.
             let atOrAfter = beats.firstIndex(notBelow: time)
             let previous = atOrAfter - 1
             let next = atOrAfter < beatTaps.count && beatTaps[atOrAfter] == index ? atOrAfter + 1 : atOrAfter
