@@ -326,7 +326,8 @@ public enum TapScore {
         let soundingLikeTheTaps = Set(anchorTaps).subtracting(suspected)
         let judged = suspected.union(soundingLikeTheTaps)
         let anchors = anchorTaps.map { onsets[$0].time }
-        guard !judged.isEmpty, !anchors.isEmpty else { return crowdLosers }
+        // (With any anchor there is something to judge: every anchor is judged.)
+        guard !anchors.isEmpty else { return crowdLosers }
         let firstHeard = Swift.min(anchors[0], stimulus.first ?? .infinity)
         let lastHeard = Swift.max(anchors[anchors.count - 1], stimulus.last ?? -.infinity)
         // The sounds whose beat a press's release might keep, if the release is a click left
@@ -479,8 +480,8 @@ public enum TapScore {
 
     /// How far from both beats around it a sound that sounds like the taps must lie to be
     /// judged an extra by the gap between them alone (`isExtraInAGap`), seconds: the pair
-    /// rule's longest gap. Closer, it is a crowd's or a pair's business, and a tap heard 20 ms
-    /// after a click left in on the beat is no extra.
+    /// rule's longest gap. Closer, it is a crowd's or a pair's business, and a tap 13–39 ms
+    /// before a loud click left in on the beat (a loudspeaker through AAC) is no extra.
     public static let gapExtraMargin: Seconds = pairGap.upperBound
     /// How much weaker than both beats around it such a sound must be, at least, dB.
     public static let gapExtraDropDB = 3.0

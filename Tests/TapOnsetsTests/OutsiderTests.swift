@@ -264,13 +264,13 @@ import TapAudio
 
     /// A sound like the taps in every way, between two taps one interval apart in a steady
     /// rhythm (seed 31 `speech-dev-2`, in the 8 kHz band where a knock and a tap both sound as
-    /// noise: knocks 115 ms before and 113 ms after a tap, 3–6 dB weaker than the taps around
+    /// noise: knocks 115 ms before and 113 ms after a tap, 3–13 dB weaker than the taps around
     /// them), is an extra when it is 100 ms or more from both taps, 3 dB or more weaker than
     /// both, and off the gap's midpoint. At the midpoint it may be a tap of a rhythm at half
     /// the interval whose every other tap went unheard; as loud as the taps it may be a tap
     /// the tapper added. Within 100 ms of a beat it is the pair's and the crowds' business
-    /// (and a tap heard 13–27 ms after a click left in on the beat, as through a loudspeaker
-    /// and AAC, is no extra).
+    /// (and a tap 13–39 ms before a click left in on the beat, as through a loudspeaker and
+    /// AAC, is no extra).
     @Test func aSoundLikeTheTapsButWeakerBetweenTwoBeatsIsAnExtra() {
         let extra = onset(3.2, centroid: 1_000, strength: -26)
         let result = kinds(taps() + [extra])
