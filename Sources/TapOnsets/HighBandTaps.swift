@@ -24,6 +24,12 @@ import TapAudio
 /// - and no tap less than ``TapScore/pairGap``'s lower bound away (no finger taps twice that
 ///   soon, as `TapScore` holds).
 ///
+/// Then, where the taps keep a steady rhythm, a beat they leave empty is filled by the one
+/// sound the high band heard near it, whatever its score, if it peaks within
+/// ``emptyBeatLongestAttack`` of its start (``emptyBeatTaps(_:taps:cut:)``), judged by the
+/// same two rules: under a syllable the high band hears a tap's contact only a few dB over
+/// its background, as it hears the speech's own sounds, so the rhythm decides there.
+///
 /// The onsets of the band chosen that the added tap stands for leave the other sounds. An
 /// added tap carries what the high band measured: its time, its strength and SNR over the
 /// high-passed background, its features and its score, and ``Onset/highBandCutoff`` says so
@@ -35,7 +41,8 @@ import TapAudio
 /// width under Nyquist, as ``DetectionBandChoice`` requires), and not with
 /// ``OnsetDetectorConfiguration/choosesDetectionBand`` off (`--fixed-band`). The numbers were
 /// chosen on the development splits of the robustness corpus and its phone chains
-/// (Docs/robustness.md, "Taps heard in a high band").
+/// (Docs/robustness.md, "Taps heard in a high band" and "Empty beats filled from the high
+/// band").
 public enum HighBandTaps {
     /// The high band's cut-off, Hz: above most of speech's power (voiced speech's harmonics
     /// and formants lie under 4 kHz) and above a 4 kHz band the band choice may already have
@@ -48,6 +55,21 @@ public enum HighBandTaps {
     public static let reach: Seconds = 0.003
     /// How many other sounds per tap the band chosen must have heard for the high band to run.
     public static let othersPerTap = 1.0
+    /// How near an empty beat's time a sound of the high band must lie to fill it, as a share
+    /// of ``TapScore/rhythmTolerance``: half (0.3 found fewer taps on the dev splits, and no
+    /// fewer other sounds), since the beat's time is known from the taps on both sides.
+    public static let emptyBeatReachShare = 0.5
+    /// The longest gap between two taps whose empty beats are filled, in beats: three (two
+    /// taps lost in a row under one long syllable).
+    public static let mostBeatsInAGap = 3
+    /// How soon after its start a sound that fills an empty beat peaks, at most (its
+    /// ``OnsetFeatures/attackDuration``), seconds: a tap's contact over 8 kHz peaks within a
+    /// few milliseconds. Of the 43 sounds that filled a beat on the dev splits (eight seeds'
+    /// and the chains') without this bound, the 28 within 0.5 ms of their tap peaked 0–1.3 ms
+    /// after their start (one 12.8 ms); the 7 that lay 4.3–8.9 ms off their tap and the 4
+    /// with no tap within 10 ms peaked 5–15 ms after it (a syllable, a note or what a codec
+    /// left just before or after the tap).
+    public static let emptyBeatLongestAttack: Seconds = 0.004
 
     /// One line for people where the high band added taps; nil where it added none.
     public static func message(added: Int) -> String? {
@@ -56,9 +78,10 @@ public enum HighBandTaps {
                       + "at least as many as the taps, as under speech or music)", added, added == 1 ? "" : "s", cutoff)
     }
 
-    /// `detection` (in the band chosen) with the taps the high band adds; `detect` runs the
-    /// whole detection with a configuration (the high-pass at ``cutoff``). Unchanged where the
-    /// step does not apply; ``TapOnsetDetection/highBandTaps`` counts the taps added.
+    /// `detection` (in the band chosen) with the taps the high band adds: its clear taps first,
+    /// then the sounds that fill the empty beats those leave; `detect` runs the whole detection
+    /// with a configuration (the high-pass at ``cutoff``). Unchanged where the step does not
+    /// apply; ``TapOnsetDetection/highBandTaps`` counts the taps added.
     static func completed(_ detection: TapOnsetDetection, sampleRate: Double, configuration: OnsetDetectorConfiguration,
                           detect: (OnsetDetectorConfiguration) throws(AudioError) -> TapOnsetDetection) throws(AudioError)
         -> TapOnsetDetection {
@@ -75,7 +98,54 @@ public enum HighBandTaps {
         // choice); a kit's taps are more than its other sounds, and this step does not run on it.
         high.completesDensePercussion = false
         let heard = try detect(high)
-        return adding(heard.onsets.filter { $0.tapScore >= leastScore }, to: detection, cut: configuration.minimumTapScore)
+        let cut = configuration.minimumTapScore
+        let clear = adding(heard.onsets.filter { $0.tapScore >= leastScore }, to: detection, cut: cut)
+        // The high band's stimulus onsets (clicks on its own grid) fill no beat.
+        let sounds = (heard.onsets + heard.otherOnsets).sorted { $0.time < $1.time }
+        return adding(emptyBeatTaps(sounds, taps: clear.onsets.map(\.time), cut: cut), to: clear, cut: cut)
+    }
+
+    /// The sounds of the high band (`sounds`, in time order) that fill the empty beats of a
+    /// tapper keeping a steady rhythm, as taps scoring at least `cut`.
+    ///
+    /// A tap under a syllable or a note whose contact rises only a few dB over the high band's
+    /// background scores there as little as the speech's own sounds do (a fricative, a
+    /// syllable's start: SNR 6–12 dB for both), so its score cannot tell them apart; where it
+    /// lies can. Between two taps `taps` (ascending) two or ``mostBeatsInAGap`` local intervals
+    /// apart (within ``TapScore/rhythmTolerance``), where the intervals around are steady
+    /// (their robust SD at most the tolerance; up to four on each side, the gap among them),
+    /// each beat between them (the gap divided equally) is filled by the one sound within
+    /// ``emptyBeatReachShare`` of the tolerance of it, if there is exactly one (of two, which
+    /// is the tap is not known: a syllable's start and the tap under it, or a note's) and it
+    /// peaks within ``emptyBeatLongestAttack`` of its start. A sound the high band's own rules
+    /// set aside (a release, an outsider) is a candidate as well: there the rhythm decides. It
+    /// becomes a tap scoring at least `cut` (its tap score then says the rhythm took it, not
+    /// how it sounds), and ``adding(_:to:cut:)`` judges it as it judges the high band's clear
+    /// taps. None with fewer than ``TapScore/outsiderMinimumTaps`` taps.
+    static func emptyBeatTaps(_ sounds: [Onset], taps: [Seconds], cut: Double) -> [Onset] {
+        guard taps.count >= TapScore.outsiderMinimumTaps else { return [] }
+        let starts = Array(taps.dropLast()), intervals = zip(taps.dropFirst(), taps).map { $0 - $1 }
+        let times = sounds.map(\.time)
+        var filling: [Onset] = []
+        for (start, gap) in zip(starts, intervals) {
+            guard let summary = TapScore.localIntervalSummary(at: start + gap / 2, starts: starts, intervals: intervals)
+            else { continue }
+            let interval = summary.median, tolerance = TapScore.rhythmTolerance * interval
+            let beatsInGap = (gap / interval).rounded()
+            guard summary.scaledMAD <= tolerance, beatsInGap >= 2, beatsInGap <= Double(mostBeatsInAGap),
+                  abs(gap - beatsInGap * interval) <= tolerance else { continue }
+            let beatReach = emptyBeatReachShare * tolerance
+            for beat in 1..<Int(beatsInGap) {
+                let expected = start + gap * Double(beat) / beatsInGap
+                let near = sounds[times.firstIndex(notBelow: expected - beatReach)...].prefix { $0.time <= expected + beatReach }
+                guard near.count == 1, var sound = near.first,
+                      let attack = sound.features?.attackDuration, attack <= emptyBeatLongestAttack else { continue }
+                sound.kind = .tap
+                sound.tapScore = max(sound.tapScore, cut)
+                filling.append(sound)
+            }
+        }
+        return filling
     }
 
     /// `detection` with each of `candidates` (taps of the high band, in time order) added where

@@ -16,7 +16,8 @@ public struct Onset: Sendable, Equatable, Codable {
     /// What the sound is measured to be like (nil for onsets made elsewhere).
     public var features: OnsetFeatures?
     /// How much the sound looks like a finger tap, 0–1 (``TapScore``): 1 for onsets made
-    /// elsewhere, which nothing was measured on.
+    /// elsewhere, which nothing was measured on. A sound the rhythm made a tap (one that fills
+    /// an empty beat from the high band, ``HighBandTaps``) scores at least the cut.
     public var tapScore: Double
     /// What the onset was classified as.
     public var kind: OnsetKind

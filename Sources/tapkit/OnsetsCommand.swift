@@ -33,7 +33,8 @@ struct OnsetsCommand: ParsableCommand {
             (Docs/robustness.md, "Taps under music and speech"). Where other sounds are at \
             least as many as the taps, the detection also runs with an 8 kHz high-pass, and the \
             taps it hears where the band detected in heard none are added, with what that band \
-            measured; stderr says how many (Docs/robustness.md, "Taps heard in a high band"). \
+            measured, as is a sound it hears alone in a beat a steady rhythm leaves empty; \
+            stderr says how many (Docs/robustness.md, "Taps heard in a high band"). \
             Neither where a --stimulus file's bleed was subtracted, nor with --fixed-band.
             """)
 

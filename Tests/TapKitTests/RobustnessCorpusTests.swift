@@ -317,6 +317,15 @@ import TapCorpus
         try Self.expectItems(seed: 113, itemsPerSplit: 1, conditions: [.speech], split: .dev, falseOnsetsAtMost: 0, missedAtMost: 5)
     }
 
+    /// Taps lost under syllables (seed 97, `speech-dev-2`, 10.83, 14.08, 14.77 s) that the 8 kHz
+    /// band hears only 9–10 dB over its background, scoring 0.3–0.7 there as the speech's own
+    /// sounds do: each fills an empty beat of the steady rhythm, the last two in a row
+    /// (`HighBandTaps.emptyBeatTaps`). Seed 97's two `speech` dev items: 2 false onsets and 5
+    /// taps missed before, 2 and 2 after.
+    @Test func tapsUnderSyllablesFillTheEmptyBeats() throws {
+        try Self.expectItems(seed: 97, itemsPerSplit: 2, conditions: [.speech], split: .dev, falseOnsetsAtMost: 2, missedAtMost: 2)
+    }
+
     /// Clicks that AAC left in 20–36 ms after a tap (seed 2026, `loudspeaker-aac-dev-1`: 3.21,
     /// 4.69, 8.37, 14.28 and 15.01 s), louder than the tap's decay, passed as taps of their own.
     /// No finger taps twice within 40 ms: the later of two such taps is set aside

@@ -26,9 +26,18 @@ import TapTestSupport
         return tap
     }
 
-    func detection(_ onsets: [Onset]) -> TapOnsetDetection {
-        TapOnsetDetection(onsets: onsets.filter { $0.kind == .tap }, otherOnsets: onsets.filter { $0.kind == .other },
-                          stimulusOnsets: onsets.filter { $0.kind == .stimulus })
+    /// Another sound of the high band, scoring under the cut there.
+    func heardOther(_ time: Double, score: Double = 0.1) -> Onset {
+        var sound = onset(time, kind: .other, score: score)
+        sound.strength = -50
+        return sound
+    }
+
+    /// A detection of the band chosen from its onsets in any order (each kind in time order).
+    func detection(_ unordered: [Onset]) -> TapOnsetDetection {
+        let onsets = unordered.sorted { $0.time < $1.time }
+        return TapOnsetDetection(onsets: onsets.filter { $0.kind == .tap }, otherOnsets: onsets.filter { $0.kind == .other },
+                                 stimulusOnsets: onsets.filter { $0.kind == .stimulus })
     }
 
     @Test func aTapIsAddedWhereTheBandChosenHeardNothingOrOnlyASoundUnderTheCut() {
@@ -84,7 +93,8 @@ import TapTestSupport
     /// When the step runs: the high band's detection (here a stand-in) is asked only where the
     /// band chosen heard at least as many other sounds as taps, at a sample rate over 20 kHz,
     /// under a band chosen below 8 kHz and with the band choice on; it runs with an 8 kHz
-    /// high-pass and no drum-kit completion, and only its taps scoring 0.9 or more are added.
+    /// high-pass and no drum-kit completion, and only its taps scoring 0.9 or more are added
+    /// (two taps make no rhythm, so no empty beat is filled).
     @Test func theHighBandRunsOnlyWhereOtherSoundsAreAsManyAsTheTaps() throws {
         let chosen = detection([onset(1.0, kind: .tap), onset(2.0, kind: .tap),
                                 onset(1.2, kind: .other, aboveMask: -5, score: 0.01),
@@ -131,6 +141,99 @@ import TapTestSupport
         #expect(try run(detection(chosen.otherOnsets)).highBandTaps == 1)
         #expect(try run(TapOnsetDetection(onsets: [])) == TapOnsetDetection(onsets: []))
         #expect(asked.count == 2)
+    }
+
+    /// Taps every 0.6 s from 1 s, but for the beats numbered `empty`.
+    static func steadyTaps(count: Int = 12, leaving empty: Set<Int> = []) -> [Double] {
+        (0..<count).filter { !empty.contains($0) }.map { 1.0 + 0.6 * Double($0) }
+    }
+
+    /// The tolerance is 0.15 of the 0.6 s interval, 90 ms, and a sound must lie within half
+    /// of it, 45 ms, of the empty beat (4.0 s); it becomes a tap at the cut, whatever its score.
+    @Test func aSoundOfTheHighBandFillsTheEmptyBeatOfASteadyRhythm() throws {
+        let taps = Self.steadyTaps(leaving: [5])
+        let filled = HighBandTaps.emptyBeatTaps([heardOther(3.93, score: 0.2), heardOther(4.004)], taps: taps, cut: 0.5)
+        #expect(filled.map(\.time) == [4.004])
+        let tap = try #require(filled.first)
+        #expect(tap.kind == .tap && tap.tapScore == 0.5)
+        #expect(HighBandTaps.emptyBeatTaps([heardOther(4.004)], taps: taps, cut: 0.7).map(\.tapScore) == [0.7])
+        #expect(HighBandTaps.emptyBeatTaps([heard(4.004, score: 0.95)], taps: taps, cut: 0.5).map(\.tapScore) == [0.95])
+        #expect(HighBandTaps.emptyBeatTaps([heard(4.044)], taps: taps, cut: 0.5).count == 1)
+        #expect(HighBandTaps.emptyBeatTaps([heard(4.046)], taps: taps, cut: 0.5).isEmpty)
+        #expect(HighBandTaps.emptyBeatTaps([heard(3.956)], taps: taps, cut: 0.5).count == 1)
+        #expect(HighBandTaps.emptyBeatTaps([heard(3.954)], taps: taps, cut: 0.5).isEmpty)
+        // Of two near the beat, neither (which is the tap is not known); where no beat is
+        // empty, none.
+        #expect(HighBandTaps.emptyBeatTaps([heard(3.99), heard(4.02)], taps: taps, cut: 0.5).isEmpty)
+        #expect(HighBandTaps.emptyBeatTaps([heard(3.94), heard(4.02)], taps: taps, cut: 0.5).map(\.time) == [4.02])
+        #expect(HighBandTaps.emptyBeatTaps([heard(4.0)], taps: Self.steadyTaps(), cut: 0.5).isEmpty)
+    }
+
+    /// A sound that peaks more than 4 ms after its start is no tap's contact (a syllable just
+    /// before the tap, the tap its peak), and one without features is not known to be one.
+    @Test func onlyASoundThatPeaksSoonFillsABeat() {
+        let taps = Self.steadyTaps(leaving: [5])
+        var slow = heard(4.0)
+        slow.features?.attackDuration = 0.0041
+        #expect(HighBandTaps.emptyBeatTaps([slow], taps: taps, cut: 0.5).isEmpty)
+        slow.features?.attackDuration = 0.0039
+        #expect(HighBandTaps.emptyBeatTaps([slow], taps: taps, cut: 0.5).count == 1)
+        slow.features = nil
+        #expect(HighBandTaps.emptyBeatTaps([slow], taps: taps, cut: 0.5).isEmpty)
+    }
+
+    /// Two beats lost in a row (a gap of three intervals) are both filled, at a third and two
+    /// thirds of the gap; three in a row are not.
+    @Test func twoEmptyBeatsInARowAreFilledButNotThree() {
+        let sounds = [heard(4.01, score: 0.1), heard(4.59, score: 0.1), heard(5.2, score: 0.1)]
+        #expect(HighBandTaps.emptyBeatTaps(sounds, taps: Self.steadyTaps(leaving: [5, 6]), cut: 0.5).map(\.time) == [4.01, 4.59])
+        #expect(HighBandTaps.emptyBeatTaps(sounds, taps: Self.steadyTaps(leaving: [5, 6, 7]), cut: 0.5).isEmpty)
+        // Nor is a gap that is not a whole number of intervals (1.67 here: two, but 0.2 s off).
+        let offTheBeat = Self.steadyTaps(leaving: [5]).map { $0 > 4 ? $0 - 0.2 : $0 }
+        #expect(HighBandTaps.emptyBeatTaps([heard(3.9)], taps: offTheBeat, cut: 0.5).isEmpty)
+    }
+
+    /// Where the intervals around scatter by more than the tolerance, or fewer than eight taps
+    /// make a rhythm, no beat is known to be empty.
+    @Test func noBeatIsFilledWhereTheRhythmIsUnsteadyOrTheTapsFew() {
+        // Intervals of 0.45 and 0.75 s in turn: their median is 0.6 s and the gap of 1.2 s two
+        // of it, but their robust SD, 0.22 s, is past the 90 ms tolerance.
+        let unsteady = [1.0, 1.75, 2.2, 2.95, 3.4, 4.6, 5.05, 5.8, 6.25, 7.0]
+        #expect(HighBandTaps.emptyBeatTaps([heard(4.0)], taps: unsteady, cut: 0.5).isEmpty)
+        let few = Self.steadyTaps(count: 8, leaving: [5])
+        #expect(few.count == 7)
+        #expect(HighBandTaps.emptyBeatTaps([heard(4.0)], taps: few, cut: 0.5).isEmpty)
+        #expect(HighBandTaps.emptyBeatTaps([heard(4.0)], taps: Self.steadyTaps(count: 9, leaving: [5]), cut: 0.5).count == 1)
+    }
+
+    /// Through the step: the high band's sounds at the two empty beats (4.0 and 6.4 s) are
+    /// added, scoring under 0.9 there (one of its taps, one of its other sounds), and their
+    /// equal off the beat is not; the same two rules as for a clear tap judge them: an `other`
+    /// sound of the band chosen within 3 ms that passes the cut on its own properties keeps
+    /// its verdict, and one under it is replaced. Where the band chosen heard a tap 30 ms
+    /// before a beat, the beat is not empty.
+    @Test func theStepFillsTheEmptyBeatsWithTheHighBandsSounds() throws {
+        let taps = Self.steadyTaps(leaving: [5, 9]).map { onset($0, kind: .tap) }
+        let others = taps.map { onset($0.time + 0.3, kind: .other, aboveMask: -5, score: 0.01) }
+        let high = TapOnsetDetection(onsets: [heard(6.402, score: 0.6)], otherOnsets: [heardOther(2.85), heardOther(4.003)])
+        func run(_ chosen: TapOnsetDetection) throws -> TapOnsetDetection {
+            try HighBandTaps.completed(chosen, sampleRate: 48_000, configuration: .standard) {
+                (_: OnsetDetectorConfiguration) throws(AudioError) in high
+            }
+        }
+        let result = try run(detection(taps + others))
+        #expect(result.onsets.count == taps.count + 2)
+        #expect(result.onsets.filter { $0.highBandCutoff != nil }.map(\.time) == [4.003, 6.402])
+        #expect(result.onsets.allSatisfy { $0.kind == .tap })
+        let underTheCut = onset(4.004, kind: .other, aboveMask: -5, score: 0.01)
+        let replaced = try run(detection(taps + others + [underTheCut]))
+        #expect(replaced.onsets.filter { $0.highBandCutoff != nil }.map(\.time) == [4.003, 6.402])
+        #expect(!replaced.otherOnsets.contains { $0.time == 4.004 })
+        let setAside = onset(4.004, kind: .other, aboveMask: 25, score: 0.1)
+        #expect(try run(detection(taps + others + [setAside])).onsets.filter { $0.highBandCutoff != nil }.map(\.time) == [6.402])
+        // (One more other sound, so that they are still as many as the taps.)
+        let nearATap = try run(detection(taps + others + [onset(3.97, kind: .tap), onset(7.6, kind: .other, aboveMask: -5, score: 0.01)]))
+        #expect(nearATap.onsets.filter { $0.highBandCutoff != nil }.map(\.time) == [6.402])
     }
 
     @Test func theMessageCountsTheTapsAdded() {
