@@ -26,7 +26,7 @@ import TapAudio
 ///
 /// Then, where the taps keep a steady rhythm, a beat they leave empty is filled by the one
 /// sound the high band heard near it, whatever its score, if it peaks within
-/// ``emptyBeatLongestAttack`` of its start (``emptyBeatTaps(_:taps:cut:)``), judged by the
+/// ``emptyBeatLongestAttack`` of its start (`emptyBeatTaps`), judged by the
 /// same two rules: under a syllable the high band hears a tap's contact only a few dB over
 /// its background, as it hears the speech's own sounds, so the rhythm decides there.
 ///
