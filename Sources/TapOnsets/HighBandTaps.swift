@@ -27,8 +27,10 @@ import TapAudio
 /// Then, where the taps keep a steady rhythm, a beat they leave empty is filled by the one
 /// sound the high band heard near it, whatever its score, if it peaks within
 /// ``emptyBeatLongestAttack`` of its start (`emptyBeatTaps`), judged by the
-/// same two rules: under a syllable the high band hears a tap's contact only a few dB over
-/// its background, as it hears the speech's own sounds, so the rhythm decides there.
+/// same two rules but one: under a syllable the high band hears a tap's contact only a few dB
+/// over its background, as it hears the speech's own sounds, so the rhythm decides there, and
+/// a glottal pulse of the band chosen (a train's member or a syllable's pulse, which the band
+/// chosen sets aside whatever its own properties) is no verdict against it.
 ///
 /// The onsets of the band chosen that the added tap stands for leave the other sounds. An
 /// added tap carries what the high band measured: its time, its strength and SNR over the
@@ -102,7 +104,12 @@ public enum HighBandTaps {
         let clear = adding(heard.onsets.filter { $0.tapScore >= leastScore }, to: detection, cut: cut)
         // The high band's stimulus onsets (clicks on its own grid) fill no beat.
         let sounds = (heard.onsets + heard.otherOnsets).sorted { $0.time < $1.time }
-        return adding(emptyBeatTaps(sounds, taps: clear.onsets.map(\.time), cut: cut), to: clear, cut: cut)
+        // A tap under voiced speech sits among its glottal pulses: where the rhythm asks for a
+        // tap, a pulse of the band chosen there is no verdict against it (as for a masked tap).
+        let chosen = (clear.onsets + clear.otherOnsets).sorted { $0.time < $1.time }
+        let pulses = TapScore.trainMembers(chosen).union(TapScore.syllablePulses(chosen)).map { chosen[$0].time }
+        return adding(emptyBeatTaps(sounds, taps: clear.onsets.map(\.time), cut: cut), to: clear, cut: cut,
+                      standingFor: Set(pulses))
     }
 
     /// The sounds of the high band (`sounds`, in time order) that fill the empty beats of a
@@ -150,8 +157,11 @@ public enum HighBandTaps {
 
     /// `detection` with each of `candidates` (taps of the high band, in time order) added where
     /// the band chosen heard no tap-like sound (see the type's rules), and the other sounds
-    /// they stand for taken out.
-    static func adding(_ candidates: [Onset], to detection: TapOnsetDetection, cut: Double) -> TapOnsetDetection {
+    /// they stand for taken out. An `other` sound at one of the times `pulses` (the band
+    /// chosen's glottal pulses, for the sounds that fill an empty beat) may be stood for
+    /// whatever its own properties.
+    static func adding(_ candidates: [Onset], to detection: TapOnsetDetection, cut: Double,
+                       standingFor pulses: Set<Seconds> = []) -> TapOnsetDetection {
         let others = detection.otherOnsets
         let heard = detection.allOnsets
         let heardTimes = heard.map(\.time), otherTimes = others.map(\.time)
@@ -163,7 +173,8 @@ public enum HighBandTaps {
             // A stimulus onset there is the same sound, already placed (so is a tap, which the
             // gap below also keeps out); an `other` one whose own properties pass the cut keeps
             // the verdict that set it aside.
-            guard close.allSatisfy({ $0.kind == .other && ($0.features.map(TapScore.ownScore) ?? 1) < cut }) else { continue }
+            guard close.allSatisfy({ $0.kind == .other && (($0.features.map(TapScore.ownScore) ?? 1) < cut || pulses.contains($0.time)) })
+            else { continue }
             if let nearest = taps.nearest(to: candidate.time), abs(nearest - candidate.time) < TapScore.pairGap.lowerBound { continue }
             var tap = candidate
             tap.highBandCutoff = cutoff

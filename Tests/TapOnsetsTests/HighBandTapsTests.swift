@@ -236,6 +236,26 @@ import TapTestSupport
         #expect(nearATap.onsets.filter { $0.highBandCutoff != nil }.map(\.time) == [6.402])
     }
 
+    /// A tap under voiced speech sits among its glottal pulses, which the band chosen sets
+    /// aside as a train whatever their own properties: where the rhythm asks for a tap, the
+    /// high band's sound there stands for the pulse it lies on. A sound set aside alone on its
+    /// own properties keeps its verdict (`theStepFillsTheEmptyBeatsWithTheHighBandsSounds`).
+    @Test func aBeatsSoundStandsForAGlottalPulseOfTheBandChosen() throws {
+        let taps = Self.steadyTaps(leaving: [5]).map { onset($0, kind: .tap) }
+        let others = taps.map { onset($0.time + 0.3, kind: .other, aboveMask: -5, score: 0.01) }
+        let train = [3.985, 4.002, 4.019].map { onset($0, kind: .other, aboveMask: 25, score: 0.1) }
+        let chosen = detection(taps + others + train)
+        #expect(TapScore.trainMembers(chosen.allOnsets).count == 3)
+        let high = TapOnsetDetection(onsets: [], otherOnsets: [heardOther(4.0025)])
+        let result = try HighBandTaps.completed(chosen, sampleRate: 48_000, configuration: .standard) {
+            (_: OnsetDetectorConfiguration) throws(AudioError) in high
+        }
+        #expect(result.onsets.filter { $0.highBandCutoff != nil }.map(\.time) == [4.0025])
+        #expect(result.otherOnsets.filter { $0.time > 3.9 && $0.time < 4.1 }.map(\.time) == [3.985, 4.019])
+        // The high band's clear taps (not asked for by the rhythm) keep the pulses' verdict.
+        #expect(HighBandTaps.adding([heard(4.0025)], to: chosen, cut: 0.5).highBandTaps == 0)
+    }
+
     @Test func theMessageCountsTheTapsAdded() {
         #expect(HighBandTaps.message(added: 0) == nil)
         #expect(HighBandTaps.message(added: 1)?.hasPrefix("1 tap heard with a high-pass at 8000 Hz") == true)
