@@ -597,6 +597,17 @@ public struct OnsetDetector: Sendable {
                 if underLimit { picked = (stepped.start, nil); break }
             }
         }
+        // A tap a few milliseconds after a click nobody heard as one rises out of the click's
+        // steady tone: it starts where it rises (`StartPicker.pastSteadyLead`), and what it
+        // stepped over is the click, not a lead-in of this sound.
+        if tracker.role == .taps {
+            let sizes = StartPicker.steadyLeadFrames(sampleRate: sampleRate)
+            let move = stretch.withUnsafeBufferPointer {
+                StartPicker.pastSteadyLead(UnsafeBufferPointer(rebasing: $0[picked.start...]), window: sizes.window,
+                                           shortest: sizes.shortest, longest: sizes.longest)
+            }
+            if let move { picked = (picked.start + move, nil) }
+        }
         let pickedFrame = start + picked.start
         // A start picked inside the previous onset's refractory period is that tap again (a
         // quiet tap's power can dip under the release level and come back)...

@@ -206,6 +206,25 @@ import TapCorpus
                 "\(score.hits) of \(score.taps) taps, \(score.onsets - score.hits) false, \(score.falseOnsetCauses)")
     }
 
+    /// Taps a few milliseconds after a click that made no grid of clicks: seed 1's
+    /// `gated-held-1` (the gate let through only the clicks beside taps; one 7.0 ms before a
+    /// tap) and seed 97's `rate16k-dev-2` (quiet clicks at 16 kHz; one 7.7 ms before a tap).
+    /// The picker put both starts on the click, 6.5 and 6.7 ms early; each tap rises out of the
+    /// click's steady tone and starts there (`StartPicker.pastSteadyLead`). Every hit within 3
+    /// ms: a tap 3.6 ms after a click, sooner than the shortest lead stepped over, stays 2.5 ms
+    /// early.
+    @Test func aTapAfterAClickNobodyHeardIsTimedAtTheTap() throws {
+        let cases: [(seed: UInt64, condition: CorpusCondition, items: Int, split: CorpusSplit, item: String)] = [
+            (1, .gated, 1, .held, "gated-held-1"), (97, .rate16k, 2, .dev, "rate16k-dev-2"),
+        ]
+        for (seed, condition, items, split, item) in cases {
+            let score = try #require(try Self.scores(seed: seed, itemsPerSplit: items, conditions: [condition], split: split)
+                .first { $0.item == item })
+            let worst = score.timingErrorsMS.map(abs).max() ?? .infinity
+            #expect(worst <= 3 && score.hits >= score.taps - 1, "seed \(seed) \(item): worst timing error \(worst) ms, \(score.hits) of \(score.taps) taps")
+        }
+    }
+
     /// A phone's AAC recording of a loudspeaker metronome with its stimulus file (seed 31,
     /// `loudspeaker-aac-dev-1`: noise clicks at 64 kbit/s): AAC smeared each click a few
     /// milliseconds ahead, which the file cannot predict, and the subtraction left it; such
