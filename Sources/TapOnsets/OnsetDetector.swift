@@ -583,8 +583,9 @@ public struct OnsetDetector: Sendable {
         // A start where a metronome click started is where the click starts, or what its
         // subtraction left: a tap sounding on it later is stepped to at a smaller jump (see
         // `clickSteps(at:configuration:)`).
+        let knownClickSteps = tracker.role == .taps ? clickSteps(at: start + picked.start, configuration: tracker.configuration) : []
         if tracker.role == .taps, picked.precursor == nil {
-            for step in clickSteps(at: start + picked.start, configuration: tracker.configuration) {
+            for step in knownClickSteps {
                 let stepped = stretch.withUnsafeBufferPointer { StartPicker.pickSkippingPrecursor($0, jumpDB: step.jumpDB) }
                 guard let skipped = stepped.precursor, stepped.start - skipped >= step.minimumGap else { continue }
                 // What is stepped over may peak no louder than the limit, when there is one (a
@@ -598,15 +599,18 @@ public struct OnsetDetector: Sendable {
             }
         }
         // A tap a few milliseconds after a click nobody heard as one rises out of the click's
-        // steady tone: it starts where it rises (`StartPicker.pastSteadyLead`), and what it
-        // stepped over is the click, not a lead-in of this sound.
-        if tracker.role == .taps {
+        // steady tone: it starts where it rises (`StartPicker.pastSteadyLead`). Only where no
+        // click is known at the start: where one is, the steps above decide, and one they
+        // refused (what it would skip is louder than the clicks: the tap's own contact burst)
+        // stays refused. A precursor stepped over first (a codec's pre-echo ahead of the
+        // click) is kept, as the first rise of what sounds there.
+        if tracker.role == .taps, knownClickSteps.isEmpty {
             let sizes = StartPicker.steadyLeadFrames(sampleRate: sampleRate)
             let move = stretch.withUnsafeBufferPointer {
                 StartPicker.pastSteadyLead(UnsafeBufferPointer(rebasing: $0[picked.start...]), window: sizes.window,
-                                           shortest: sizes.shortest, longest: sizes.longest)
+                                           shortest: sizes.shortest, longest: tracker.refractorySamples)
             }
-            if let move { picked = (picked.start + move, nil) }
+            if let move { picked = (picked.start + move, picked.precursor) }
         }
         let pickedFrame = start + picked.start
         // A start picked inside the previous onset's refractory period is that tap again (a

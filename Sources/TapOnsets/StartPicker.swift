@@ -11,7 +11,8 @@ enum StartPicker {
     /// How much more power the stretch after a second change point must carry than the stretch
     /// between the two points for the first to count as a precursor, dB: the loudest codec
     /// pre-echo measured, AAC at 48 kbit/s, stands a median 16 dB under the tap
-    /// (`Scripts/codec-smear`); a lead-in 10–12 dB fainter is part of the sound and stays.
+    /// (`Scripts/codec-smear`); a lead-in 10–12 dB fainter is part of the sound and stays,
+    /// unless it holds its level for 4 ms or more (``pastSteadyLead(_:window:shortest:longest:)``).
     static let precursorJumpDB = 16.0
     /// The same, for a lead-in that starts inside a subtracted click: what is left of a click
     /// after subtraction (a frame's misalignment leaves a 1 kHz burst about 18 dB down) is no
@@ -111,46 +112,46 @@ enum StartPicker {
 
     /// How much more power a sound must carry than the steady sound it rises out of for the
     /// steady one to count as another sound, dB (``pastSteadyLead(_:window:shortest:longest:)``).
-    /// 6, 8 and 10 dB were tried on the robustness corpus's dev splits (Docs/robustness.md,
-    /// "A tap a few milliseconds after a click nobody heard").
+    /// 6 dB (with a 2 ms shortest lead) and 8 dB were tried on the robustness corpus's dev splits
+    /// (Docs/robustness.md, "A tap a few milliseconds after a click nobody heard").
     static let steadyLeadJumpDB = 8.0
     /// How much the power of a steady lead may vary between its windows, dB: a metronome
     /// click's tone holds its level within 3–8 dB over the milliseconds before a tap, while
-    /// a tap's contact burst falls away from its first peak.
+    /// a tap's contact burst falls away from its first peak. 6, 8 and 10 dB were tried. The
+    /// margin is small for a click that rises over 1.5–2 ms (its second window still rises)
+    /// and for a tone under about 500 Hz (a 0.5 ms window's power ripples with its phase by
+    /// 6–8 dB; the detector's 400 Hz high-pass takes most of such a tone away).
     static let steadyLeadFlatnessDB = 8.0
     /// The window a lead's steadiness is read in, seconds.
     static let steadyLeadWindow: Seconds = 0.0005
     /// The shortest lead stepped over, seconds: a tap's own build-up can hold its level for
-    /// 2–3 ms and then rise 6 dB or more (2 ms moved such taps late on the dev splits).
+    /// 2–3 ms and then rise 6 dB or more (2 ms moved such taps late on the dev splits). The
+    /// longest is the tracker's refractory period (``OnsetDetectorConfiguration/refractoryPeriod``,
+    /// 10 ms by default): a sound starting later than that after another is an event of its own.
     static let steadyLeadShortest: Seconds = 0.004
-    /// The longest lead stepped over, seconds: the refractory period's default
-    /// (``OnsetDetectorConfiguration/refractoryPeriod``); a sound starting later than that
-    /// after another is an event of its own.
-    static let steadyLeadLongest: Seconds = 0.010
 
-    /// ``steadyLeadWindow``, ``steadyLeadShortest`` and ``steadyLeadLongest`` in samples at
-    /// `sampleRate` (44.1 kHz: 22, 176 and 441).
-    static func steadyLeadFrames(sampleRate: Double) -> (window: Int, shortest: Int, longest: Int) {
-        (max(2, Int((steadyLeadWindow * sampleRate).rounded())), Int((steadyLeadShortest * sampleRate).rounded()),
-         Int((steadyLeadLongest * sampleRate).rounded()))
+    /// ``steadyLeadWindow`` and ``steadyLeadShortest`` in samples at `sampleRate` (44.1 kHz: 22
+    /// and 176).
+    static func steadyLeadFrames(sampleRate: Double) -> (window: Int, shortest: Int) {
+        (max(2, Int((steadyLeadWindow * sampleRate).rounded())), Int((steadyLeadShortest * sampleRate).rounded()))
     }
 
     /// How many samples after `samples[0]` (a picked start, followed by the rest of the
     /// sound's rise) a louder sound begins that rises out of a steady one: a tap a few
     /// milliseconds after a metronome click that was not heard as one (no grid of clicks was
-    /// found: a gate let through only the clicks next to a tap, or speech covered the rest),
+    /// found: a gate let through only the clicks beside a tap, or speech covered the rest),
     /// whose start the picker put at the click's. The second change point of the stretch
-    /// must lie `shortest` to `longest` samples on, the power from it on (over as many samples
-    /// as lie before it, 8 at least) must stand ``steadyLeadJumpDB`` over the power before
-    /// it, and what lies before it must be steady: its `window`-sample windows, from the
-    /// second on (the first holds the lead's own rise), within ``steadyLeadFlatnessDB`` of
-    /// each other, two windows at least. Nil otherwise.
+    /// must lie `shortest` to `longest` samples on; the power from it on (up to as many
+    /// samples as lie before it, as far as the stretch reaches: to the sound's peak) must
+    /// stand ``steadyLeadJumpDB`` over the power before it; and what lies before it must be
+    /// steady: its `window`-sample windows, from the second on (the first holds the lead's own
+    /// rise), within ``steadyLeadFlatnessDB`` of each other. Nil otherwise.
     static func pastSteadyLead(_ samples: UnsafeBufferPointer<Float>, window: Int, shortest: Int, longest: Int) -> Int? {
         guard window >= 1, samples.count >= 16 else { return nil }
         let second = pick(samples)
         guard second >= shortest, second <= longest else { return nil }
         let lead = meanSquare(samples, 0..<second) + 1e-30
-        let after = meanSquare(samples, second..<min(samples.count, second + max(second, 8))) + 1e-30
+        let after = meanSquare(samples, second..<min(samples.count, 2 * second)) + 1e-30
         guard 10 * log10(after / lead) >= steadyLeadJumpDB else { return nil }
         var lowest = Double.infinity, highest = -Double.infinity, windows = 0
         var windowStart = window

@@ -212,16 +212,17 @@ import TapCorpus
     /// The picker put both starts on the click, 6.5 and 6.7 ms early; each tap rises out of the
     /// click's steady tone and starts there (`StartPicker.pastSteadyLead`). Every hit within 3
     /// ms: a tap 3.6 ms after a click, sooner than the shortest lead stepped over, stays 2.5 ms
-    /// early.
+    /// early. The hits as measured: `gated-held-1` misses its tap at 17.010 s, heard as one
+    /// sound with a click 18 ms before it (longer than the refractory period, so no lead).
     @Test func aTapAfterAClickNobodyHeardIsTimedAtTheTap() throws {
-        let cases: [(seed: UInt64, condition: CorpusCondition, items: Int, split: CorpusSplit, item: String)] = [
-            (1, .gated, 1, .held, "gated-held-1"), (97, .rate16k, 2, .dev, "rate16k-dev-2"),
+        let cases: [(seed: UInt64, condition: CorpusCondition, items: Int, split: CorpusSplit, item: String, hits: Int)] = [
+            (1, .gated, 1, .held, "gated-held-1", 23), (97, .rate16k, 2, .dev, "rate16k-dev-2", 32),
         ]
-        for (seed, condition, items, split, item) in cases {
+        for (seed, condition, items, split, item, hits) in cases {
             let score = try #require(try Self.scores(seed: seed, itemsPerSplit: items, conditions: [condition], split: split)
                 .first { $0.item == item })
             let worst = score.timingErrorsMS.map(abs).max() ?? .infinity
-            #expect(worst <= 3 && score.hits >= score.taps - 1, "seed \(seed) \(item): worst timing error \(worst) ms, \(score.hits) of \(score.taps) taps")
+            #expect(worst <= 3 && score.hits >= hits, "seed \(seed) \(item): worst timing error \(worst) ms, \(score.hits) of \(score.taps) taps")
         }
     }
 

@@ -65,13 +65,16 @@ import TapAudio
         #expect(abs(unstepped.frame - Self.clickStart) <= Int(0.001 * Self.rate))
     }
 
-    @Test func aTapThatStartsOnTheClickKeepsItsStart() throws {
+    @Test(arguments: [(4, 0.003), (5, 0.004), (6, 0.004), (7, 0.005)] as [(UInt64, Double)])
+    func aTapThatStartsOnTheClickKeepsItsStart(seed: UInt64, body: Double) throws {
         // The tap's contact burst starts with the click, about 7 dB louder than it, and its
-        // body 3 ms later, about 13 dB louder again (under the 16 dB precursor step): what a
-        // step would skip is the tap's, not the click's.
-        var samples = withClick(seed: 4)
-        addBurst(&samples, at: Self.clickStart, amplitude: 0.02, decay: 0.003, seed: 60)
-        addBurst(&samples, at: Self.clickStart + Int(0.003 * Self.rate), amplitude: 0.06, decay: 0.006, seed: 61)
+        // body 3–5 ms later, about 13 dB louder again (under the 16 dB precursor step): what a
+        // step would skip is the tap's, not the click's. From 4 ms on the burst and the click
+        // could pass for a steady lead (`StartPicker.pastSteadyLead`), which is not tried where
+        // a click is known.
+        var samples = withClick(seed: seed)
+        addBurst(&samples, at: Self.clickStart, amplitude: 0.02, decay: 0.003, seed: seed &+ 56)
+        addBurst(&samples, at: Self.clickStart + Int(body * Self.rate), amplitude: 0.06, decay: 0.006, seed: seed &+ 57)
         let onset = try #require(onsets(samples, heard: true).min { abs($0.frame - Self.clickStart) < abs($1.frame - Self.clickStart) })
         #expect(abs(onset.frame - Self.clickStart) <= Int(0.0005 * Self.rate), "moved \(Double(onset.frame - Self.clickStart) / Self.rate * 1000) ms")
     }
