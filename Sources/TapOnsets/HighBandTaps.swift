@@ -108,7 +108,9 @@ public enum HighBandTaps {
         guard !filling.isEmpty else { return clear }
         // A tap under voiced speech sits among its glottal pulses: where the rhythm asks for a
         // tap, a pulse the band chosen set aside there is no verdict against it (as for a
-        // masked tap). The pulses are the band chosen's own, as its classification found them.
+        // masked tap). The pulses are the band chosen's own, found again by the same rules on its
+        // taps and other sounds (not read back from its classification, which ran before some
+        // sounds became stimulus onsets).
         let chosen = (detection.onsets + detection.otherOnsets).sorted { $0.time < $1.time }
         let pulses = TapScore.trainMembers(chosen).union(TapScore.syllablePulses(chosen)).map { chosen[$0].time }
         return adding(filling, to: clear, cut: cut, standingFor: Set(pulses))

@@ -577,9 +577,9 @@ public struct OnsetDetector: Sendable {
         let peakTime = (Double(end) - Double(windowHops * hop) / 2) / sampleRate
         // Taps step over a codec's pre-echo; the click probe keeps the first change point, where
         // the grid of clicks, which the bleed template is aligned on, was measured.
-        var picked = stretch.withUnsafeBufferPointer {
-            tracker.role == .taps ? StartPicker.pickSkippingPrecursor($0) : (start: StartPicker.pick($0), precursor: nil)
-        }
+        let points = tracker.role == .taps ? stretch.withUnsafeBufferPointer(StartPicker.changePoints) : nil
+        var picked = points.map { StartPicker.skippingPrecursor($0) }
+            ?? (start: stretch.withUnsafeBufferPointer { StartPicker.pick($0) }, precursor: nil)
         // A start where a metronome click started is where the click starts, or what its
         // subtraction left: a tap sounding on it later is stepped to at a smaller jump (see
         // `clickSteps(at:configuration:)`).
@@ -606,9 +606,12 @@ public struct OnsetDetector: Sendable {
         // click) is kept, as the first rise of what sounds there.
         if tracker.role == .taps, knownClickSteps.isEmpty {
             let sizes = StartPicker.steadyLeadFrames(sampleRate: sampleRate)
-            let move = stretch.withUnsafeBufferPointer {
-                StartPicker.pastSteadyLead(UnsafeBufferPointer(rebasing: $0[picked.start...]), window: sizes.window,
-                                           shortest: sizes.shortest, longest: tracker.refractorySamples)
+            let move = stretch.withUnsafeBufferPointer { stretch in
+                let fromStart = UnsafeBufferPointer(rebasing: stretch[picked.start...])
+                // Where nothing was stepped over, the picker has found this rise already.
+                let rise = picked.start == points?.first ? points?.second : StartPicker.riseAtChangePoint(fromStart)
+                return StartPicker.pastSteadyLead(fromStart, rise: rise, window: sizes.window, shortest: sizes.shortest,
+                                                  longest: tracker.refractorySamples)
             }
             if let move { picked = (picked.start + move, picked.precursor) }
         }

@@ -12,7 +12,7 @@ enum StartPicker {
     /// between the two points for the first to count as a precursor, dB: the loudest codec
     /// pre-echo measured, AAC at 48 kbit/s, stands a median 16 dB under the tap
     /// (`Scripts/codec-smear`); a lead-in 10–12 dB fainter is part of the sound and stays,
-    /// unless it holds its level for 4 ms or more (``pastSteadyLead(_:window:shortest:longest:)``).
+    /// unless it holds its level for 4 ms or more (``pastSteadyLead(_:rise:window:shortest:longest:)``).
     static let precursorJumpDB = 16.0
     /// The same, for a lead-in that starts inside a subtracted click: what is left of a click
     /// after subtraction (a frame's misalignment leaves a 1 kHz burst about 18 dB down) is no
@@ -31,13 +31,33 @@ enum StartPicker {
     /// subtracted metronome click, what leads the sound is the click's residue, and
     /// ``residueJumpDB`` is enough (`OnsetDetector`).
     static func pickSkippingPrecursor(_ samples: UnsafeBufferPointer<Float>, jumpDB: Double = precursorJumpDB) -> (start: Int, precursor: Int?) {
+        skippingPrecursor(changePoints(samples), jumpDB: jumpDB)
+    }
+
+    /// ``pickSkippingPrecursor(_:jumpDB:)`` on change points already found.
+    static func skippingPrecursor(_ points: ChangePoints, jumpDB: Double = precursorJumpDB) -> (start: Int, precursor: Int?) {
+        guard let second = points.second, second.riseDB >= jumpDB else { return (points.first, nil) }
+        return (points.first + second.offset, points.first)
+    }
+
+    /// The first change point of a stretch, and the next one after it (``riseAtChangePoint(_:)``
+    /// of the stretch from the first on).
+    typealias ChangePoints = (first: Int, second: (offset: Int, riseDB: Double)?)
+
+    static func changePoints(_ samples: UnsafeBufferPointer<Float>) -> ChangePoints {
         let first = pick(samples)
-        let rest = UnsafeBufferPointer(rebasing: samples[first...])
-        guard rest.count >= 16 else { return (first, nil) }
-        let second = pick(rest)   // at least `minimumSegment`: never 0
-        // The same length on both sides of the second point (at least 8 samples after it).
-        let after = meanSquare(rest, second..<min(rest.count, second + max(second, 8))) + 1e-30
-        return 10 * log10(after / (meanSquare(rest, 0..<second) + 1e-30)) >= jumpDB ? (first + second, first) : (first, nil)
+        return (first, riseAtChangePoint(UnsafeBufferPointer(rebasing: samples[first...])))
+    }
+
+    /// The change point of `samples` (a stretch that starts at an earlier change point) and
+    /// how far the power from it on rises over the power before it, dB: the same length on
+    /// both sides of the point, 8 samples at least after it, as far as the stretch reaches.
+    /// Nil for fewer than 16 samples.
+    static func riseAtChangePoint(_ samples: UnsafeBufferPointer<Float>) -> (offset: Int, riseDB: Double)? {
+        guard samples.count >= 16 else { return nil }
+        let point = pick(samples)   // at least `minimumSegment`: never 0
+        let after = meanSquare(samples, point..<min(samples.count, point + max(point, 8))) + 1e-30
+        return (point, 10 * log10(after / (meanSquare(samples, 0..<point) + 1e-30)))
     }
 
     /// The mean of the squares of `samples` over `range` (0 for an empty range).
@@ -111,7 +131,7 @@ enum StartPicker {
     }
 
     /// How much more power a sound must carry than the steady sound it rises out of for the
-    /// steady one to count as another sound, dB (``pastSteadyLead(_:window:shortest:longest:)``).
+    /// steady one to count as another sound, dB (``pastSteadyLead(_:rise:window:shortest:longest:)``).
     /// 6 dB (with a 2 ms shortest lead) and 8 dB were tried on the robustness corpus's dev splits
     /// (Docs/robustness.md, "A tap a few milliseconds after a click nobody heard").
     static let steadyLeadJumpDB = 8.0
@@ -140,22 +160,17 @@ enum StartPicker {
     /// sound's rise) a louder sound begins that rises out of a steady one: a tap a few
     /// milliseconds after a metronome click that was not heard as one (no grid of clicks was
     /// found: a gate let through only the clicks beside a tap, or speech covered the rest),
-    /// whose start the picker put at the click's. The second change point of the stretch
-    /// must lie `shortest` to `longest` samples on; the power from it on (up to as many
-    /// samples as lie before it, as far as the stretch reaches: to the sound's peak) must
-    /// stand ``steadyLeadJumpDB`` over the power before it; and what lies before it must be
-    /// steady: its `window`-sample windows, from the second on (the first holds the lead's own
-    /// rise), within ``steadyLeadFlatnessDB`` of each other. Nil otherwise.
-    static func pastSteadyLead(_ samples: UnsafeBufferPointer<Float>, window: Int, shortest: Int, longest: Int) -> Int? {
-        guard window >= 1, samples.count >= 16 else { return nil }
-        let second = pick(samples)
-        guard second >= shortest, second <= longest else { return nil }
-        let lead = meanSquare(samples, 0..<second) + 1e-30
-        let after = meanSquare(samples, second..<min(samples.count, 2 * second)) + 1e-30
-        guard 10 * log10(after / lead) >= steadyLeadJumpDB else { return nil }
+    /// whose start the picker put at the click's. `rise` is ``riseAtChangePoint(_:)`` of
+    /// `samples`: its point must lie `shortest` to `longest` samples on and rise
+    /// ``steadyLeadJumpDB`` or more, and what lies before it must be steady: its
+    /// `window`-sample windows, from the second on (the first holds the lead's own rise),
+    /// within ``steadyLeadFlatnessDB`` of each other. Nil otherwise.
+    static func pastSteadyLead(_ samples: UnsafeBufferPointer<Float>, rise: (offset: Int, riseDB: Double)?,
+                               window: Int, shortest: Int, longest: Int) -> Int? {
+        guard window >= 1, let rise, rise.offset >= shortest, rise.offset <= longest, rise.riseDB >= steadyLeadJumpDB else { return nil }
         var lowest = Double.infinity, highest = -Double.infinity, windows = 0
         var windowStart = window
-        while windowStart + window <= second {
+        while windowStart + window <= rise.offset {
             let power = meanSquare(samples, windowStart..<(windowStart + window))
             lowest = min(lowest, power)
             highest = max(highest, power)
@@ -163,7 +178,7 @@ enum StartPicker {
             windowStart += window
         }
         guard windows >= 2, highest <= lowest * pow(10, steadyLeadFlatnessDB / 10) else { return nil }
-        return second
+        return rise.offset
     }
 
     /// Returns the index (into `samples`) of the first sample of the higher-variance segment.

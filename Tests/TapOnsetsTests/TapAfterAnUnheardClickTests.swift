@@ -81,7 +81,8 @@ import Testing
     func step(_ samples: [Float]) -> Int? {
         let sizes = StartPicker.steadyLeadFrames(sampleRate: Self.rate)
         return samples.withUnsafeBufferPointer {
-            StartPicker.pastSteadyLead($0, window: sizes.window, shortest: sizes.shortest, longest: Int(0.010 * Self.rate))
+            StartPicker.pastSteadyLead($0, rise: StartPicker.riseAtChangePoint($0), window: sizes.window, shortest: sizes.shortest,
+                                       longest: Int(0.010 * Self.rate))
         }
     }
 
