@@ -139,11 +139,11 @@ public enum HighBandTaps {
         let times = sounds.map(\.time)
         var filling: [Onset] = []
         for (start, gap) in zip(starts, intervals) {
-            guard let summary = TapScore.localIntervalSummary(at: start + gap / 2, starts: starts, intervals: intervals)
+            guard let rhythm = TapScore.localRhythm(at: start + gap / 2, starts: starts, intervals: intervals)
             else { continue }
-            let interval = summary.median, tolerance = TapScore.rhythmTolerance * interval
+            let interval = rhythm.interval, tolerance = rhythm.tolerance
             let beatsInGap = (gap / interval).rounded()
-            guard summary.scaledMAD <= tolerance, beatsInGap >= 2, beatsInGap <= Double(mostBeatsInAGap),
+            guard rhythm.isSteady, beatsInGap >= 2, beatsInGap <= Double(mostBeatsInAGap),
                   abs(gap - beatsInGap * interval) <= tolerance else { continue }
             let beatReach = emptyBeatReachShare * tolerance
             for beat in 1..<Int(beatsInGap) {

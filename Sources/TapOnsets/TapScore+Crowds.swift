@@ -128,11 +128,12 @@ extension TapScore {
             let alike = wholeCrowd.filter { !unlikeTheTaps.contains($0) }
             let crowd = alike.isEmpty ? wholeCrowd : alike
             losers.formUnion(wholeCrowd.filter { !crowd.contains($0) })
-            guard let interval = localIntervalSummary(at: onsets[crowd[0]].time, starts: intervalStarts,
-                                                      intervals: intervals)?.median else { continue }
+            guard let rhythm = localRhythm(at: onsets[crowd[0]].time, starts: intervalStarts, intervals: intervals)
+            else { continue }
+            let interval = rhythm.interval
             // The taps' own rhythm, not the stimulus's: a click left in after a tap keeps the
             // metronome's beat.
-            let fits = crowd.map { rhythmFit(onsets[$0].time, interval: interval, tolerance: rhythmTolerance * interval,
+            let fits = crowd.map { rhythmFit(onsets[$0].time, interval: interval, tolerance: rhythm.tolerance,
                                              anchors: anchors) }
             guard let best = fits.indices.min(by: { fits[$0] < fits[$1] }), fits[best].isFinite else {
                 // No anchor lies among a crowd's members (they are successive taps), so a

@@ -40,12 +40,15 @@ extension TapScore {
     /// (or a syllable's pulse) is a candidate, since a tap under voiced speech sits among its
     /// glottal pulses. None with fewer than ``outsiderMinimumTaps`` taps with a profile.
     ///
-    /// Not a gap filler: a beat with no sound that sounds like the taps stays empty, and a
+    /// Not a gap filler: here a beat with no sound that sounds like the taps stays empty, and a
     /// metronome's click where a tap was silent does not sound like one (session 24 found
     /// that filling gaps with the best sound under the cut took in 36 other sounds, mostly
     /// such clicks, for 60 taps). Nor are the residues set aside at clicks candidates: taking
     /// back those in an empty beat found taps that sounded with their clicks, but also clicks
-    /// where the tapper skipped a beat (session 27).
+    /// where the tapper skipped a beat (session 27). The one step that fills a beat by the
+    /// rhythm alone comes later and listens elsewhere: the high band's
+    /// (`HighBandTaps.emptyBeatTaps`), with the only sound an 8 kHz high-pass hears near the
+    /// beat, peaking soon, and only where the band chosen heard other sounds as many as taps.
     static func maskedTaps(_ onsets: [Onset], scores: [Double], levels: [Double], taps: [Int],
                            setAside: Set<Int>) -> [(index: Int, score: Double)] {
         guard let median = medianProfile(onsets, taps: taps) else { return [] }
@@ -61,10 +64,10 @@ extension TapScore {
             let time = onsets[index].time
             let next = tapTimes.firstIndex(notBelow: time)
             guard next > 0, next < tapTimes.count, filling[next] == nil,
-                  let summary = localIntervalSummary(at: time, starts: rhythm.starts, intervals: rhythm.intervals)
+                  let local = localRhythm(at: time, starts: rhythm.starts, intervals: rhythm.intervals)
             else { continue }
-            let interval = summary.median, tolerance = rhythmTolerance * interval
-            guard summary.scaledMAD <= tolerance,
+            let interval = local.interval, tolerance = local.tolerance
+            guard local.isSteady,
                   abs(time - tapTimes[next - 1] - interval) <= tolerance,
                   abs(tapTimes[next] - time - interval) <= tolerance else { continue }
             filling[next] = (index, score)

@@ -353,20 +353,20 @@ public enum TapScore {
             let judgedByFlatnessAlone = noiseLike.contains(index) && !suspects.contains(index)
             let judgedByGapAlone = soundingLikeTheTaps.contains(index)
             let ownIntervalsLeftOut = judgedByFlatnessAlone || judgedByGapAlone
-            guard var summary = localIntervalSummary(at: time, starts: intervalStarts, intervals: intervals,
-                                                     leavingOutOwn: ownIntervalsLeftOut)
+            guard var rhythm = localRhythm(at: time, starts: intervalStarts, intervals: intervals,
+                                           leavingOutOwn: ownIntervalsLeftOut)
             else { continue }
             // Where the anchors' intervals scatter (knocks that stay anchors cut them, or the
             // rhythm itself wanders) but at least half a window of the beats' own intervals is
             // steady, the beats' rhythm judges, in every test below.
-            if summary.scaledMAD > rhythmTolerance * summary.median,
-               let beatsAlone = localIntervalSummary(at: time, starts: beatRhythm.starts, intervals: beatRhythm.intervals,
-                                                     leavingOutOwn: ownIntervalsLeftOut),
-               beatsAlone.count >= minimumBeatIntervals, beatsAlone.scaledMAD <= rhythmTolerance * beatsAlone.median {
-                summary = beatsAlone
+            if !rhythm.isSteady,
+               let beatsAlone = localRhythm(at: time, starts: beatRhythm.starts, intervals: beatRhythm.intervals,
+                                            leavingOutOwn: ownIntervalsLeftOut),
+               beatsAlone.count >= minimumBeatIntervals, beatsAlone.isSteady {
+                rhythm = beatsAlone
             }
-            let interval = summary.median
-            let tolerance = rhythmTolerance * interval
+            let interval = rhythm.interval
+            let tolerance = rhythm.tolerance
             // Between two beats one interval apart there is no room for a tap: the sound is an
             // extra, however near it lies to one interval from either beat. Only where the
             // rhythm is steady (the intervals scatter less than the tolerance).
@@ -375,7 +375,7 @@ public enum TapScore {
             let atOrAfter = beats.firstIndex(notBelow: time)
             let previous = atOrAfter - 1
             let next = atOrAfter < beatTaps.count && beatTaps[atOrAfter] == index ? atOrAfter + 1 : atOrAfter
-            if previous >= 0, next < beats.count, summary.scaledMAD <= tolerance,
+            if previous >= 0, next < beats.count, rhythm.isSteady,
                abs(beats[next] - beats[previous] - interval) <= tolerance,
                !judgedByGapAlone || isExtraInAGap(onsets[index], between: onsets[beatTaps[previous]], and: onsets[beatTaps[next]],
                                                   tolerance: tolerance) {
@@ -504,24 +504,46 @@ public enum TapScore {
             && abs(sound.time - (previous.time + next.time) / 2) > gapExtraMidpointShare * tolerance
     }
 
-    /// The eight local intervals around `time` (of `intervals`, starting at `starts`, from
-    /// `localIntervals`), summarised; nil where there are none. With `leavingOutOwn`, the
+    /// The rhythm of the eight local intervals around `time` (of `intervals`, starting at
+    /// `starts`, from `localIntervals`); nil where there are none. With `leavingOutOwn`, the
     /// intervals that begin or end at `time` (a beat's own, the halves of the one it cuts) are
     /// not among them, and the window reaches one interval further on that side: to a
     /// nanosecond, as a start plus its interval (the difference of two times) need not give
     /// back the end exactly.
-    static func localIntervalSummary(at time: Seconds, starts: [Seconds], intervals: [Seconds],
-                                     leavingOutOwn: Bool = false) -> Summary? {
+    static func localRhythm(at time: Seconds, starts: [Seconds], intervals: [Seconds],
+                            leavingOutOwn: Bool = false) -> LocalRhythm? {
         let position = starts.firstIndex(notBelow: time)
         guard leavingOutOwn else {
-            return Summary(Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)]))
+            return Summary(Array(intervals[max(0, position - 4)..<min(intervals.count, position + 4)])).map(LocalRhythm.init)
         }
         func isOwn(_ index: Int) -> Bool {
             abs(starts[index] - time) <= 1e-9 || abs(starts[index] + intervals[index] - time) <= 1e-9
         }
         let before: [Int] = (0..<position).reversed().lazy.filter { !isOwn($0) }.prefix(4).reversed()
         let after: [Int] = Array((position..<intervals.count).lazy.filter { !isOwn($0) }.prefix(4))
-        return Summary((before + after).map { intervals[$0] })
+        return Summary((before + after).map { intervals[$0] }).map(LocalRhythm.init)
+    }
+
+    /// A tapper's rhythm around one time, from the local intervals there
+    /// (`localRhythm(at:starts:intervals:leavingOutOwn:)`): where every rule that asks where a
+    /// beat falls takes its interval, tolerance and steadiness from.
+    struct LocalRhythm {
+        /// The intervals' median, seconds.
+        let interval: Seconds
+        /// How far a beat may lie off the rhythm: ``TapScore/rhythmTolerance`` of the interval.
+        let tolerance: Seconds
+        /// Whether the intervals scatter less than the tolerance (their robust SD, 1.4826 ×
+        /// MAD, at most it).
+        let isSteady: Bool
+        /// How many intervals the rhythm was taken from.
+        let count: Int
+
+        init(_ intervals: Summary) {
+            interval = intervals.median
+            tolerance = rhythmTolerance * interval
+            isSteady = intervals.scaledMAD <= tolerance
+            count = intervals.count
+        }
     }
 
     /// How far each measured tap's ``OnsetFeatures/bandProfile`` lies from the median profile

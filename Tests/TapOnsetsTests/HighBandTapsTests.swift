@@ -258,6 +258,31 @@ import TapTestSupport
         #expect(HighBandTaps.adding([heard(4.0025)], to: chosen, cut: 0.5).highBandTaps == 0)
     }
 
+    /// The same for a syllable's pulses that fall in and out of each other's masks, too few
+    /// over them to make a train (`TapScore.syllablePulses`): the loudest pulse scores as a
+    /// tap on its own properties, and the high band's sound in the empty beat stands for it.
+    @Test func aBeatsSoundStandsForASyllablePulseUnderTheMask() throws {
+        let taps = Self.steadyTaps(leaving: [5]).map { onset($0, kind: .tap) }
+        let others = taps.map { onset($0.time + 0.3, kind: .other, aboveMask: -5, score: 0.01) }
+        // Pulses 18 ms apart, the third (on the beat) the loudest by 2 dB, 4 dB over its mask
+        // and dying away by 2 dB only.
+        let syllable = zip([3.964, 3.982, 4.000, 4.018], [(0.5, -3.0), (-1, -4), (4, -2), (-2, -3)]).map { time, shape in
+            var pulse = onset(time, kind: .other, aboveMask: shape.0, score: 0.1)
+            pulse.features?.decayDB = shape.1
+            pulse.strength = time == 4.000 ? -18 : -20
+            return pulse
+        }
+        let chosen = detection(taps + others + syllable)
+        #expect(TapScore.trainMembers(chosen.allOnsets).isEmpty)
+        #expect(TapScore.ownScore(syllable[2].features!) >= 0.5)
+        let high = TapOnsetDetection(onsets: [], otherOnsets: [heardOther(4.0025)])
+        let result = try HighBandTaps.completed(chosen, sampleRate: 48_000, configuration: .standard) {
+            (_: OnsetDetectorConfiguration) throws(AudioError) in high
+        }
+        #expect(result.onsets.filter { $0.highBandCutoff != nil }.map(\.time) == [4.0025])
+        #expect(!result.otherOnsets.contains { $0.time == 4.000 })
+    }
+
     @Test func theMessageCountsTheTapsAdded() {
         #expect(HighBandTaps.message(added: 0) == nil)
         #expect(HighBandTaps.message(added: 1)?.hasPrefix("1 tap heard with a high-pass at 8000 Hz") == true)
