@@ -57,16 +57,18 @@ public struct TaskLatency: Sendable {
     /// The acoustic onsets that may be taps (what matching saw): those the tap score calls
     /// taps, and those it set aside that a touch took back (``rescuedOnsets``).
     public var onsets: [Onset]
-    /// Onsets the tap score had set aside as other sounds that were taken back because a
-    /// touch fell where this participant's latency puts one and they sound like the matched
-    /// taps (``TapModel``).
+    /// Onsets the detector had set aside (as other sounds by the tap score, or as what a
+    /// click's subtraction left) that were taken back because a touch fell where this
+    /// participant's latency puts one and they sound like the matched taps (``TapModel``; a
+    /// click's leftover also spreads its power as the matched taps do).
     public var rescuedOnsets = 0
     /// Onsets without a touch that sound like the matched taps: taps the device did not log.
     public var missedTouches = 0
     /// Onsets of other sounds: scored as other and not taken back, or left without a touch and
     /// unlike the matched taps.
     public var otherOnsets = 0
-    /// Onsets set aside as stimulus bleed (on an isochronous grid), not matched.
+    /// Onsets set aside as stimulus bleed (on an isochronous grid), not matched; less those a
+    /// touch took back (``rescuedOnsets``).
     public var stimulusOnsets: [Onset]
     /// The pairing of touches with onsets.
     public var match: MatchResult
@@ -217,7 +219,7 @@ public func analyzeLatency(id: TaskID, touches: [Seconds], detection: TapOnsetDe
                            options: LatencyAnalysisOptions = LatencyAnalysisOptions()) -> TaskLatency {
     let informed = TouchInformedOnsets(touches: touches, detection: detection, matching: options.matching)
     let match = informed.match
-    var task = TaskLatency(id: id, touches: touches, onsets: informed.onsets, stimulusOnsets: detection.stimulusOnsets,
+    var task = TaskLatency(id: id, touches: touches, onsets: informed.onsets, stimulusOnsets: informed.stimulusOnsets,
                            match: match, flags: QualityFlag.flags(touches: touches, detection: detection, match: match,
                                                                    matching: options.matching))
     task.rescuedOnsets = informed.rescued

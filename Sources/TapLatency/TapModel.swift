@@ -96,9 +96,13 @@ struct TouchInformedOnsets {
     var onsets: [Onset]
     /// The final matching over ``onsets``.
     var match: MatchResult
-    /// Onsets of ``onsets`` set aside as `other` by their score but taken back because a
-    /// touch fell where this participant's latency puts one and they sound like the matched taps.
+    /// Onsets of ``onsets`` set aside by the detector (as `other` by their score, or as what a
+    /// click's subtraction left) but taken back because a touch fell where this participant's
+    /// latency puts one and they sound like the matched taps.
     var rescued: Int
+    /// The detection's stimulus onsets less those taken back as taps that sounded with their
+    /// clicks.
+    var stimulusOnsets: [Onset]
     /// Unmatched onsets that sound like the matched taps: taps without a touch.
     var missedTouches: Int
     /// Every other onset without a touch: other sounds.
@@ -117,44 +121,69 @@ struct TouchInformedOnsets {
         match.pairs.reduce(0) { sum, pair in sum + abs((match.modelLatency(at: pair.onsetTime) ?? pair.latency) - pair.latency) }
     }
 
+    /// The index of the sound of `sounds` nearest `expected`, within `reach` of it, not among
+    /// `taken` and passing `accepts`; nil if none.
+    static func nearest(to expected: Double, within reach: Double, in sounds: [Onset], besides taken: Set<Int>,
+                        accepts: (Onset) -> Bool) -> Int? {
+        sounds.indices
+            .filter { !taken.contains($0) && abs(sounds[$0].time - expected) <= reach && accepts(sounds[$0]) }
+            .min { abs(sounds[$0].time - expected) < abs(sounds[$1].time - expected) }
+    }
+
     init(touches: [Double], detection: TapOnsetDetection, matching: MatchingConfiguration) {
         var onsets = detection.onsets
+        var stimulus = detection.stimulusOnsets
         var match = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: matching)
         let model = TapModel(taps: match.pairs.map { onsets[$0.onsetIndex] })
-        var rescued = 0
+        var rescued = 0, rescuedOthers = 0
         if let model {
             // A touch asks for a tap where the latency model puts it: an unmatched touch, and a
             // touch paired far from there. An onset the score set aside that is there (for a
             // paired touch: at most half as far as its onset) and sounds like the matched
             // taps is taken back.
-            var asks: [(touch: Double, within: Double)] = []
+            var asks: [(touch: Double, within: Double, unmatched: Bool)] = []
             for touchIndex in match.unmatchedTouchIndices {
-                asks.append((touches[touchIndex], match.tolerance))
+                asks.append((touches[touchIndex], match.tolerance, true))
             }
             let residuals = match.pairs.compactMap { pair in match.modelLatency(at: pair.onsetTime).map { $0 - pair.latency } }
             if let spread = Summary(residuals)?.scaledMAD {
                 let far = max(Self.farResidualSDs * spread, Self.farResidualFloor)
                 for (pair, residual) in zip(match.pairs, residuals) where abs(residual) > far {
-                    asks.append((pair.touchTime, abs(residual) / 2))
+                    asks.append((pair.touchTime, abs(residual) / 2, false))
                 }
             }
-            var taken = Set<Int>()
+            // A tap that sounded with its click can have been set aside as what the click's
+            // subtraction left (it starts where the click did and is quieter: as the sine-burst
+            // simulator's taps 0–1 ms from their clicks). Where an unmatched touch asks for it
+            // and no other sound answers, such a sound is taken back when it also spreads its
+            // power over the octave bands as the matched taps do, as closely as the detector's
+            // own taps on clicks must (`TapScore.spreadsLikeATapOnItsClick`): the leftover of a
+            // click keeps the click's colour, and a touch whose tap was silent must not take it.
+            let tapProfile = TapScore.medianBandProfile(of: match.pairs.map { onsets[$0.onsetIndex] })
+            var taken = Set<Int>(), takenResidues = Set<Int>()
             for ask in asks {
                 guard ask.touch.isFinite, let latency = match.modelLatency(at: ask.touch) else { continue }
                 let expected = ask.touch - latency
-                let candidate = detection.otherOnsets.indices
-                    .filter { !taken.contains($0) && abs(detection.otherOnsets[$0].time - expected) <= ask.within }
-                    .filter { model.fitsWhenAsked(detection.otherOnsets[$0]) }
-                    .min { abs(detection.otherOnsets[$0].time - expected) < abs(detection.otherOnsets[$1].time - expected) }
-                if let candidate { taken.insert(candidate) }
+                if let other = Self.nearest(to: expected, within: ask.within, in: detection.otherOnsets, besides: taken,
+                                            accepts: model.fitsWhenAsked) {
+                    taken.insert(other)
+                } else if ask.unmatched, let tapProfile,
+                          let residue = Self.nearest(to: expected, within: ask.within, in: detection.stimulusOnsets, besides: takenResidues,
+                                                     accepts: { model.fitsWhenAsked($0)
+                                                         && TapScore.spreadsLikeATapOnItsClick($0, tapProfile: tapProfile) }) {
+                    takenResidues.insert(residue)
+                }
             }
-            if !taken.isEmpty {
-                onsets = (onsets + taken.map { detection.otherOnsets[$0] }).sorted { $0.time < $1.time }
+            if !taken.isEmpty || !takenResidues.isEmpty {
+                onsets = (onsets + taken.map { detection.otherOnsets[$0] } + takenResidues.map { detection.stimulusOnsets[$0] })
+                    .sorted { $0.time < $1.time }
                 let rematched = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: matching)
                 if rematched.pairs.count > match.pairs.count
                     || (rematched.pairs.count == match.pairs.count && Self.residualSum(rematched) < Self.residualSum(match)) {
                     match = rematched
-                    rescued = taken.count
+                    rescued = taken.count + takenResidues.count
+                    rescuedOthers = taken.count
+                    stimulus = detection.stimulusOnsets.indices.filter { !takenResidues.contains($0) }.map { detection.stimulusOnsets[$0] }
                 } else {
                     onsets = detection.onsets
                 }
@@ -165,8 +194,9 @@ struct TouchInformedOnsets {
         self.onsets = onsets
         self.match = match
         self.rescued = rescued
+        self.stimulusOnsets = stimulus
         self.missedTouches = missed
-        self.otherOnsets = unmatched.count - missed + detection.otherOnsets.count - rescued
+        self.otherOnsets = unmatched.count - missed + detection.otherOnsets.count - rescuedOthers
         self.model = model
     }
 }

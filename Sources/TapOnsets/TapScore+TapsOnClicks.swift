@@ -56,6 +56,22 @@ extension TapScore {
         }.map { measured[$0].index }
     }
 
+    /// The median ``OnsetFeatures/bandProfile`` of `taps`, band by band: what the recording's
+    /// taps sound like to ``spreadsLikeATapOnItsClick(_:tapProfile:)``. Nil with fewer than
+    /// ``outsiderMinimumTaps`` measured, or profiles of unequal length.
+    public static func medianBandProfile(of taps: [Onset]) -> [Double]? {
+        medianProfile(taps, taps: Array(taps.indices))
+    }
+
+    /// Whether `sound`, set aside at a click, spreads its power over the octave bands as a tap
+    /// that sounded with its click must to be taken back (within ``tapOnClickProfileDistance``
+    /// of `tapProfile`, ``medianBandProfile(of:)`` of the recording's taps; `tapsOnClicks`).
+    /// What a click's subtraction leaves keeps the click's colour.
+    public static func spreadsLikeATapOnItsClick(_ sound: Onset, tapProfile: [Double]) -> Bool {
+        guard let profile = comparableProfile(sound) else { return false }
+        return profileDistance(profile, tapProfile) <= tapOnClickProfileDistance
+    }
+
     /// `sounds` (any order) scored and classified as ``classify(_:cut:stimulusTimes:)`` does,
     /// with the taps that sounded with their clicks taken back from `stimulus` (the recording's
     /// stimulus onsets; `tapsOnClicks`, judged against the taps `sounds` alone give): those that

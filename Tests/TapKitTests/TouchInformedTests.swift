@@ -72,6 +72,40 @@ import TapKit
         #expect(row.nMissedTouches == 1 && row.nOtherOnsets == 2)
     }
 
+    /// ``twentyTaps()`` with the taps' band profile, and two sounds set aside at clicks where a
+    /// touch asks for a tap: one spreads its power as the taps do (a tap that sounded with its
+    /// click, set aside as the click's leftover), one as a click does.
+    func tapsAndClickLeftovers(leftoverProfile: [Double]) -> TaskLatency {
+        let tapProfile = [-1.0, -8, -20]
+        var (taps, touches) = twentyTaps()
+        taps = taps.indices.map { k in
+            var tap = taps[k]
+            tap.features?.bandProfile = tapProfile.map { $0 + 0.5 * Double(k % 3 - 1) }
+            return tap
+        }
+        var leftover = onset(11.5, attack: 0.0022, decay: -11, kind: .stimulus, score: 1)
+        leftover.features?.bandProfile = leftoverProfile
+        // A heard click of the first pass: listed without features.
+        let heardClick = Onset(time: 11.4998, frame: Int(11.4998 * 44_100), peakTime: 11.5008, strength: -15, snrDB: 30,
+                               tapScore: 1, kind: .stimulus)
+        touches.append(11.516)
+        return analyzeLatency(id: TaskID(user: 1, track: 1), touches: touches.sorted(),
+                              detection: TapOnsetDetection(onsets: taps, stimulusOnsets: [heardClick, leftover]))
+    }
+
+    @Test func aTouchTakesBackATapSetAsideWithItsClick() {
+        let task = tapsAndClickLeftovers(leftoverProfile: [-1.5, -7, -21])
+        #expect(task.match.pairs.count == 21 && task.rescuedOnsets == 1)
+        #expect(task.match.pairs.contains { abs($0.onsetTime - 11.5) < 1e-9 })
+        #expect(task.stimulusOnsets.map(\.time) == [11.4998])
+        #expect(task.otherOnsets == 0)
+        // What a click leaves keeps the click's colour (its power an octave higher): it stays
+        // set aside, and the touch unmatched.
+        let click = tapsAndClickLeftovers(leftoverProfile: [-12, -1, -9])
+        #expect(click.match.pairs.count == 20 && click.rescuedOnsets == 0)
+        #expect(click.stimulusOnsets.count == 2)
+    }
+
     @Test func withoutEnoughMatchedTapsThereIsNoModel() {
         let few = (0..<5).map { onset(1.0 + 0.5 * Double($0), attack: 0.002, decay: -12, kind: .tap) }
         #expect(TapModel(taps: few) == nil)
