@@ -111,7 +111,7 @@ struct TouchInformedOnsets {
     var model: TapModel?
 
     /// A pair lies far from the latency model beyond this many robust SDs of the pairs'
-    /// residuals...
+    /// residuals (and an unmatched touch asks for a tap no further from it)...
     static let farResidualSDs = 2.5
     /// ...and at least this far, seconds.
     static let farResidualFloor = 0.005
@@ -138,16 +138,18 @@ struct TouchInformedOnsets {
         var rescued = 0, rescuedOthers = 0
         if let model {
             // A touch asks for a tap where the latency model puts it: an unmatched touch, and a
-            // touch paired far from there. An onset the score set aside that is there (for a
-            // paired touch: at most half as far as its onset) and sounds like the matched
-            // taps is taken back.
+            // touch paired far from there. An onset the score set aside that is there and sounds
+            // like the matched taps is taken back. "There" is as near as this participant's
+            // pairs lie to the model, short of far (the matching's tolerance is wider: a silent
+            // tap's touch would take a click or a note 15–20 ms off); for a paired touch, at
+            // most half as far as its onset.
             var asks: [(touch: Double, within: Double, unmatched: Bool)] = []
-            for touchIndex in match.unmatchedTouchIndices {
-                asks.append((touches[touchIndex], match.tolerance, true))
-            }
             let residuals = match.pairs.compactMap { pair in match.modelLatency(at: pair.onsetTime).map { $0 - pair.latency } }
-            if let spread = Summary(residuals)?.scaledMAD {
-                let far = max(Self.farResidualSDs * spread, Self.farResidualFloor)
+            let far = Summary(residuals).map { max(Self.farResidualSDs * $0.scaledMAD, Self.farResidualFloor) }
+            for touchIndex in match.unmatchedTouchIndices {
+                asks.append((touches[touchIndex], min(match.tolerance, far ?? match.tolerance), true))
+            }
+            if let far {
                 for (pair, residual) in zip(match.pairs, residuals) where abs(residual) > far {
                     asks.append((pair.touchTime, abs(residual) / 2, false))
                 }

@@ -72,6 +72,24 @@ import TapKit
         #expect(row.nMissedTouches == 1 && row.nOtherOnsets == 2)
     }
 
+    /// A touch whose tap was silent asks for a tap where this participant's latency puts it,
+    /// as near as the pairs lie to the latency model (2.5 robust SDs, at least 5 ms), not the
+    /// whole matching tolerance: a sound that sounds like the taps 12 ms off (a click, a note)
+    /// is not its tap; 3 ms off, it is.
+    @Test func aTouchAsksForATapOnlyAsNearAsThePairsLie() throws {
+        for (offset, taken) in [(0.012, false), (0.003, true)] {
+            var (taps, touches) = twentyTaps()
+            touches.append(11.516)
+            let sound = onset(11.5 - offset, attack: 0.0021, decay: -11.5, kind: .other, score: 0.3)
+            taps.sort { $0.time < $1.time }
+            let task = analyzeLatency(id: TaskID(user: 1, track: 1), touches: touches.sorted(),
+                                      detection: TapOnsetDetection(onsets: taps, otherOnsets: [sound]))
+            #expect(task.rescuedOnsets == (taken ? 1 : 0), "\(offset)")
+            #expect(task.match.pairs.contains { abs($0.onsetTime - sound.time) < 1e-9 } == taken, "\(offset)")
+            #expect(task.match.unmatchedTouchIndices.count == (taken ? 0 : 1), "\(offset)")
+        }
+    }
+
     /// ``twentyTaps()`` with the taps' band profile, and two sounds set aside at clicks where a
     /// touch asks for a tap: one spreads its power as the taps do (a tap that sounded with its
     /// click, set aside as the click's leftover), one as a click does.
