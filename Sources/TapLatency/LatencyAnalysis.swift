@@ -55,7 +55,7 @@ public struct TaskLatency: Sendable {
     /// The logged tap timestamps, in seconds since playback start.
     public var touches: [Seconds]
     /// The acoustic onsets that may be taps (what matching saw): those the tap score calls
-    /// taps, and those it set aside that a touch took back (``rescuedOnsets``).
+    /// taps, and those the detector set aside that a touch took back (``rescuedOnsets``).
     public var onsets: [Onset]
     /// Onsets the detector had set aside (as other sounds by the tap score, or as what a
     /// click's subtraction left) that were taken back because a touch fell where this
@@ -67,8 +67,9 @@ public struct TaskLatency: Sendable {
     /// Onsets of other sounds: scored as other and not taken back, or left without a touch and
     /// unlike the matched taps.
     public var otherOnsets = 0
-    /// Onsets set aside as stimulus bleed (on an isochronous grid), not matched; less those a
-    /// touch took back (``rescuedOnsets``).
+    /// Onsets set aside as the stimulus (its clicks and what their subtraction left, a
+    /// count-in, alignment markers), not matched; less those a touch took back as taps (they
+    /// are among ``onsets`` and count in ``rescuedOnsets``).
     public var stimulusOnsets: [Onset]
     /// The pairing of touches with onsets.
     public var match: MatchResult

@@ -89,16 +89,16 @@ public struct TapModel: Sendable, Equatable {
 }
 
 /// The onsets of a task after the touches had their say: matched against the touches with the
-/// onsets the tap score set aside that a touch explains, and every onset left without a touch
-/// sorted into a tap the device missed or another sound.
+/// onsets the detector set aside (as other sounds, or with the stimulus) that a touch explains,
+/// and every onset left without a touch sorted into a tap the device missed or another sound.
 struct TouchInformedOnsets {
     /// The onsets matching saw (taps, plus rescued ones), in time order.
     var onsets: [Onset]
     /// The final matching over ``onsets``.
     var match: MatchResult
-    /// Onsets of ``onsets`` set aside by the detector (as `other` by their score, or as what a
-    /// click's subtraction left) but taken back because a touch fell where this participant's
-    /// latency puts one and they sound like the matched taps.
+    /// Onsets of ``onsets`` set aside by the detector (as `other` by their score, or with the
+    /// stimulus: a click's leftover, a click) but taken back because a touch fell where this
+    /// participant's latency puts one and they sound like the matched taps.
     var rescued: Int
     /// The detection's stimulus onsets less those taken back as taps that sounded with their
     /// clicks.
@@ -111,7 +111,8 @@ struct TouchInformedOnsets {
     var model: TapModel?
 
     /// A pair lies far from the latency model beyond this many robust SDs of the pairs'
-    /// residuals (and an unmatched touch asks for a tap no further from it)...
+    /// residuals (and an unmatched touch asks for a tap no further from it, nor beyond the
+    /// matching tolerance)...
     static let farResidualSDs = 2.5
     /// ...and at least this far, seconds.
     static let farResidualFloor = 0.005
@@ -154,14 +155,17 @@ struct TouchInformedOnsets {
                     asks.append((pair.touchTime, abs(residual) / 2, false))
                 }
             }
-            // A tap that sounded with its click can have been set aside as what the click's
-            // subtraction left (it starts where the click did and is quieter: as the sine-burst
-            // simulator's taps 0–1 ms from their clicks). Where an unmatched touch asks for it
-            // and no other sound answers, such a sound is taken back when it also spreads its
-            // power over the octave bands as the matched taps do, as closely as the detector's
-            // own taps on clicks must (`TapScore.spreadsLikeATapOnItsClick`): the leftover of a
-            // click keeps the click's colour, and a touch whose tap was silent must not take it.
-            let tapProfile = TapScore.medianBandProfile(of: match.pairs.map { onsets[$0.onsetIndex] })
+            // A tap that sounded with its click can have been set aside with the stimulus, as
+            // what the click's subtraction left (it starts where the click did and is quieter:
+            // the sine-burst simulator's taps 0–1 ms from their clicks) or as the click itself.
+            // Where an unmatched touch asks for it and no other sound answers, a measured
+            // stimulus onset (the clicks the grid search heard are not measured) is taken back
+            // when it also spreads its power over the octave bands as the matched taps do, as
+            // closely as the detector's own taps on clicks must
+            // (`TapScore.spreadsLikeATapOnItsClick`): a click and its leftover keep the click's
+            // colour, and a touch whose tap was silent must not take them. The taps' profile is
+            // that of the configured band: the 8 kHz band's taps are profiled over fewer bands.
+            let tapProfile = TapScore.medianBandProfile(of: match.pairs.map { onsets[$0.onsetIndex] }.filter { $0.highBandCutoff == nil })
             var taken = Set<Int>(), takenResidues = Set<Int>()
             for ask in asks {
                 guard ask.touch.isFinite, let latency = match.modelLatency(at: ask.touch) else { continue }
@@ -183,6 +187,15 @@ struct TouchInformedOnsets {
                 if rematched.pairs.count > match.pairs.count
                     || (rematched.pairs.count == match.pairs.count && Self.residualSum(rematched) < Self.residualSum(match)) {
                     match = rematched
+                    // A stimulus onset taken back but left without a touch is the stimulus's again.
+                    let paired = Set(match.pairs.map { onsets[$0.onsetIndex].frame })
+                    let unpaired = takenResidues.filter { !paired.contains(detection.stimulusOnsets[$0].frame) }
+                    if !unpaired.isEmpty {
+                        takenResidues.subtract(unpaired)
+                        onsets = (detection.onsets + taken.map { detection.otherOnsets[$0] }
+                                  + takenResidues.map { detection.stimulusOnsets[$0] }).sorted { $0.time < $1.time }
+                        match = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: matching)
+                    }
                     rescued = taken.count + takenResidues.count
                     rescuedOthers = taken.count
                     stimulus = detection.stimulusOnsets.indices.filter { !takenResidues.contains($0) }.map { detection.stimulusOnsets[$0] }

@@ -58,15 +58,18 @@ extension TapScore {
 
     /// The median ``OnsetFeatures/bandProfile`` of `taps`, band by band: what the recording's
     /// taps sound like to ``spreadsLikeATapOnItsClick(_:tapProfile:)``. Nil with fewer than
-    /// ``outsiderMinimumTaps`` measured, or profiles of unequal length.
+    /// ``outsiderMinimumTaps`` measured, or profiles empty or of unequal length (the 8 kHz
+    /// band's taps are profiled over fewer bands than the configured band's).
     public static func medianBandProfile(of taps: [Onset]) -> [Double]? {
         medianProfile(taps, taps: Array(taps.indices))
     }
 
-    /// Whether `sound`, set aside at a click, spreads its power over the octave bands as a tap
-    /// that sounded with its click must to be taken back (within ``tapOnClickProfileDistance``
-    /// of `tapProfile`, ``medianBandProfile(of:)`` of the recording's taps; `tapsOnClicks`).
-    /// What a click's subtraction leaves keeps the click's colour.
+    /// Whether `sound`, set aside at a click, spreads its power over the octave bands as closely
+    /// to the recording's taps as a tap that sounded with its click must, to be taken back:
+    /// within ``tapOnClickProfileDistance`` of `tapProfile` (``medianBandProfile(of:)`` of the
+    /// taps). Only that test of `tapsOnClicks`, which also compares the sound with the other
+    /// set-aside sounds and their level: a caller with other evidence (a touch) asks this
+    /// alone. What a click's subtraction leaves keeps the click's colour.
     public static func spreadsLikeATapOnItsClick(_ sound: Onset, tapProfile: [Double]) -> Bool {
         guard let profile = comparableProfile(sound) else { return false }
         return profileDistance(profile, tapProfile) <= tapOnClickProfileDistance

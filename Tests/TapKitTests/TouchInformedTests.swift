@@ -93,7 +93,10 @@ import TapKit
     /// ``twentyTaps()`` with the taps' band profile, and two sounds set aside at clicks where a
     /// touch asks for a tap: one spreads its power as the taps do (a tap that sounded with its
     /// click, set aside as the click's leftover), one as a click does.
-    func tapsAndClickLeftovers(leftoverProfile: [Double]) -> TaskLatency {
+    /// One of the taps was added from the 8 kHz band, which profiles it over fewer bands: the
+    /// taps' profile is taken without it. With `pairedAt`, the touch is paired with a sound
+    /// there, far from where the latency model puts its tap.
+    func tapsAndClickLeftovers(leftoverProfile: [Double], pairedAt paired: Double? = nil) -> TaskLatency {
         let tapProfile = [-1.0, -8, -20]
         var (taps, touches) = twentyTaps()
         taps = taps.indices.map { k in
@@ -101,6 +104,9 @@ import TapKit
             tap.features?.bandProfile = tapProfile.map { $0 + 0.5 * Double(k % 3 - 1) }
             return tap
         }
+        taps[4].highBandCutoff = 8_000
+        taps[4].features?.bandProfile = [-0.5, -9]
+        if let paired { taps.append(onset(paired, attack: 0.002, decay: -12, kind: .tap)) }
         var leftover = onset(11.5, attack: 0.0022, decay: -11, kind: .stimulus, score: 1)
         leftover.features?.bandProfile = leftoverProfile
         // A heard click of the first pass: listed without features.
@@ -122,6 +128,11 @@ import TapKit
         let click = tapsAndClickLeftovers(leftoverProfile: [-12, -1, -9])
         #expect(click.match.pairs.count == 20 && click.rescuedOnsets == 0)
         #expect(click.stimulusOnsets.count == 2)
+        // A touch paired far from the model asks among the other sounds only: its pair already
+        // holds a sound that passes for a tap.
+        let far = tapsAndClickLeftovers(leftoverProfile: [-1.5, -7, -21], pairedAt: 11.508)
+        #expect(far.match.pairs.contains { abs($0.touchTime - 11.516) < 1e-9 && abs($0.onsetTime - 11.508) < 1e-9 })
+        #expect(far.rescuedOnsets == 0 && far.stimulusOnsets.count == 2)
     }
 
     @Test func withoutEnoughMatchedTapsThereIsNoModel() {
