@@ -132,11 +132,17 @@ struct TouchInformedOnsets {
     }
 
     init(touches: [Double], detection: TapOnsetDetection, matching: MatchingConfiguration) {
-        var onsets = detection.onsets
-        var stimulus = detection.stimulusOnsets
-        var match = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: matching)
-        let model = TapModel(taps: match.pairs.map { onsets[$0.onsetIndex] })
-        var rescued = 0, rescuedOthers = 0
+        // What matching sees: the taps, with the `other` onsets and the stimulus onsets
+        // (indices into the detection's lists) taken back.
+        func assembled(_ others: Set<Int>, _ stimulus: Set<Int>) -> [Onset] {
+            guard !others.isEmpty || !stimulus.isEmpty else { return detection.onsets }
+            return (detection.onsets + others.map { detection.otherOnsets[$0] } + stimulus.map { detection.stimulusOnsets[$0] })
+                .sorted { $0.time < $1.time }
+        }
+        var match = matchTouches(touches, toOnsets: detection.onsets.map(\.time), configuration: matching)
+        let pairedTaps = match.pairs.map { detection.onsets[$0.onsetIndex] }
+        let model = TapModel(taps: pairedTaps)
+        var taken = Set<Int>(), takenStimulus = Set<Int>()
         if let model {
             // A touch asks for a tap where the latency model puts it: an unmatched touch, and a
             // touch paired far from there. An onset the score set aside that is there and sounds
@@ -165,53 +171,44 @@ struct TouchInformedOnsets {
             // (`TapScore.spreadsLikeATapOnItsClick`): a click and its leftover keep the click's
             // colour, and a touch whose tap was silent must not take them. The taps' profile is
             // that of the configured band: the 8 kHz band's taps are profiled over fewer bands.
-            let tapProfile = TapScore.medianBandProfile(of: match.pairs.map { onsets[$0.onsetIndex] }.filter { $0.highBandCutoff == nil })
-            var taken = Set<Int>(), takenResidues = Set<Int>()
+            let tapProfile = TapScore.medianBandProfile(of: pairedTaps.filter { $0.highBandCutoff == nil })
+            var others = Set<Int>(), stimulus = Set<Int>()
             for ask in asks {
                 guard ask.touch.isFinite, let latency = match.modelLatency(at: ask.touch) else { continue }
                 let expected = ask.touch - latency
-                if let other = Self.nearest(to: expected, within: ask.within, in: detection.otherOnsets, besides: taken,
+                if let other = Self.nearest(to: expected, within: ask.within, in: detection.otherOnsets, besides: others,
                                             accepts: model.fitsWhenAsked) {
-                    taken.insert(other)
+                    others.insert(other)
                 } else if ask.unmatched, let tapProfile,
-                          let residue = Self.nearest(to: expected, within: ask.within, in: detection.stimulusOnsets, besides: takenResidues,
-                                                     accepts: { model.fitsWhenAsked($0)
-                                                         && TapScore.spreadsLikeATapOnItsClick($0, tapProfile: tapProfile) }) {
-                    takenResidues.insert(residue)
+                          let sound = Self.nearest(to: expected, within: ask.within, in: detection.stimulusOnsets, besides: stimulus,
+                                                   accepts: { model.fitsWhenAsked($0)
+                                                       && TapScore.spreadsLikeATapOnItsClick($0, tapProfile: tapProfile) }) {
+                    stimulus.insert(sound)
                 }
             }
-            if !taken.isEmpty || !takenResidues.isEmpty {
-                onsets = (onsets + taken.map { detection.otherOnsets[$0] } + takenResidues.map { detection.stimulusOnsets[$0] })
-                    .sorted { $0.time < $1.time }
-                let rematched = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: matching)
+            if !others.isEmpty || !stimulus.isEmpty {
+                let withThem = assembled(others, stimulus)
+                let rematched = matchTouches(touches, toOnsets: withThem.map(\.time), configuration: matching)
                 if rematched.pairs.count > match.pairs.count
                     || (rematched.pairs.count == match.pairs.count && Self.residualSum(rematched) < Self.residualSum(match)) {
-                    match = rematched
                     // A stimulus onset taken back but left without a touch is the stimulus's again.
-                    let paired = Set(match.pairs.map { onsets[$0.onsetIndex].frame })
-                    let unpaired = takenResidues.filter { !paired.contains(detection.stimulusOnsets[$0].frame) }
-                    if !unpaired.isEmpty {
-                        takenResidues.subtract(unpaired)
-                        onsets = (detection.onsets + taken.map { detection.otherOnsets[$0] }
-                                  + takenResidues.map { detection.stimulusOnsets[$0] }).sorted { $0.time < $1.time }
-                        match = matchTouches(touches, toOnsets: onsets.map(\.time), configuration: matching)
-                    }
-                    rescued = taken.count + takenResidues.count
-                    rescuedOthers = taken.count
-                    stimulus = detection.stimulusOnsets.indices.filter { !takenResidues.contains($0) }.map { detection.stimulusOnsets[$0] }
-                } else {
-                    onsets = detection.onsets
+                    let pairedFrames = Set(rematched.pairs.map { withThem[$0.onsetIndex].frame })
+                    let kept = stimulus.filter { pairedFrames.contains(detection.stimulusOnsets[$0].frame) }
+                    (taken, takenStimulus) = (others, kept)
+                    match = kept.count == stimulus.count
+                        ? rematched : matchTouches(touches, toOnsets: assembled(taken, takenStimulus).map(\.time), configuration: matching)
                 }
             }
         }
+        let onsets = assembled(taken, takenStimulus)
         let unmatched = match.unmatchedOnsetIndices.map { onsets[$0] }
         let missed = model.map { model in unmatched.filter { model.fits($0) }.count } ?? unmatched.count
         self.onsets = onsets
         self.match = match
-        self.rescued = rescued
-        self.stimulusOnsets = stimulus
+        self.rescued = taken.count + takenStimulus.count
+        self.stimulusOnsets = detection.stimulusOnsets.indices.filter { !takenStimulus.contains($0) }.map { detection.stimulusOnsets[$0] }
         self.missedTouches = missed
-        self.otherOnsets = unmatched.count - missed + detection.otherOnsets.count - rescuedOthers
+        self.otherOnsets = unmatched.count - missed + detection.otherOnsets.count - taken.count
         self.model = model
     }
 }

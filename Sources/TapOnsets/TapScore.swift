@@ -530,20 +530,19 @@ public enum TapScore {
     struct LocalRhythm {
         /// The intervals' median, seconds.
         let interval: Seconds
-        /// How far a beat may lie off the rhythm: ``TapScore/rhythmTolerance`` of the interval.
-        let tolerance: Seconds
-        /// Whether the intervals scatter less than the tolerance (their robust SD, 1.4826 ×
-        /// MAD, at most it).
-        let isSteady: Bool
+        /// Their robust SD (1.4826 × MAD), seconds.
+        let spread: Seconds
         /// How many intervals the rhythm was taken from.
         let count: Int
 
         init(_ intervals: Summary) {
-            interval = intervals.median
-            tolerance = rhythmTolerance * interval
-            isSteady = intervals.scaledMAD <= tolerance
-            count = intervals.count
+            (interval, spread, count) = (intervals.median, intervals.scaledMAD, intervals.count)
         }
+
+        /// How far a beat may lie off the rhythm: ``TapScore/rhythmTolerance`` of the interval.
+        var tolerance: Seconds { rhythmTolerance * interval }
+        /// Whether the intervals scatter no more than the tolerance.
+        var isSteady: Bool { spread <= tolerance }
     }
 
     /// How far each measured tap's ``OnsetFeatures/bandProfile`` lies from the median profile
