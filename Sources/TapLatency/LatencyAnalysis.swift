@@ -55,12 +55,14 @@ public struct TaskLatency: Sendable {
     /// The logged tap timestamps, in seconds since playback start.
     public var touches: [Seconds]
     /// The acoustic onsets that may be taps (what matching saw): those the tap score calls
-    /// taps, and those the detector set aside that a touch took back (``rescuedOnsets``).
+    /// taps, and those the detector set aside or did not hear that a touch took
+    /// (``rescuedOnsets``).
     public var onsets: [Onset]
     /// Onsets the detector had set aside (as other sounds by the tap score, or as what a
-    /// click's subtraction left) that were taken back because a touch fell where this
-    /// participant's latency puts one and they sound like the matched taps (``TapModel``; a
-    /// click's leftover also spreads its power as the matched taps do).
+    /// click's subtraction left), or heard only when the recording was listened to again there
+    /// (``NearbyOnsets``), that were taken because a touch fell where this participant's
+    /// latency puts one and they sound like the matched taps (``TapModel``; a click's leftover
+    /// and a sound heard again also spread their power as the matched taps do).
     public var rescuedOnsets = 0
     /// Onsets without a touch that sound like the matched taps: taps the device did not log.
     public var missedTouches = 0
@@ -145,7 +147,8 @@ public func analyzeLatency(id: TaskID, touches: [Seconds], audioPath: String,
         detection = try detectTapOnsets(inFile: audioPath, channel: options.channel,
                                         configuration: options.onsetDetection, bleed: options.bleed, stimulus: stimulus)
     } catch { throw .audio(error) }
-    var task = analyzeLatency(id: id, touches: touches, detection: detection, options: options)
+    var task = analyzeLatency(id: id, touches: touches, detection: detection, options: options,
+                              listen: tapListener(audioPath: audioPath, detection: detection, options: options))
     var report = detection.stimulusBleed
     if let removal = report, removal.removed, StimulusBleedGuard.isSuspicious(task) {
         // Only here is the recording read again: the click grid's detection, matched in turn.
@@ -154,7 +157,8 @@ public func analyzeLatency(id: TaskID, touches: [Seconds], audioPath: String,
             grid = try detectTapOnsets(inFile: audioPath, channel: options.channel,
                                        configuration: options.onsetDetection, bleed: options.bleed)
         } catch { throw .audio(error) }
-        let gridTask = analyzeLatency(id: id, touches: touches, detection: grid, options: options)
+        let gridTask = analyzeLatency(id: id, touches: touches, detection: grid, options: options,
+                                      listen: tapListener(audioPath: audioPath, detection: grid, options: options))
         if StimulusBleedGuard.prefersGrid(removal: task, grid: gridTask) {
             report = StimulusBleedGuard.rejected(removal, name: stimulus?.name ?? "", removal: task, grid: gridTask)
             task = gridTask
@@ -216,9 +220,13 @@ enum StimulusBleedGuard {
 
 /// Analyses one task from its touches and detected onsets: matches the touches with the
 /// onsets that may be taps, and sets the task's ``QualityFlag``s.
+/// - Parameter listen: where a touch finds no onset, what listening to the recording again
+///   there hears (``TapListener``); nil: the detection's onsets only. The analyses of a file
+///   listen with ``NearbyOnsets``.
 public func analyzeLatency(id: TaskID, touches: [Seconds], detection: TapOnsetDetection,
-                           options: LatencyAnalysisOptions = LatencyAnalysisOptions()) -> TaskLatency {
-    let informed = TouchInformedOnsets(touches: touches, detection: detection, matching: options.matching)
+                           options: LatencyAnalysisOptions = LatencyAnalysisOptions(),
+                           listen: TapListener? = nil) -> TaskLatency {
+    let informed = TouchInformedOnsets(touches: touches, detection: detection, matching: options.matching, listen: listen)
     let match = informed.match
     var task = TaskLatency(id: id, touches: touches, onsets: informed.onsets, stimulusOnsets: informed.stimulusOnsets,
                            match: match, flags: QualityFlag.flags(touches: touches, detection: detection, match: match,
@@ -230,4 +238,16 @@ public func analyzeLatency(id: TaskID, touches: [Seconds], detection: TapOnsetDe
     task.clippedRuns = detection.clippedRuns
     task.detectionBand = detection.detectionBand
     return task
+}
+
+/// Listening again in the recording at `audioPath`, in the band `detection` listened in; nil
+/// when the file cannot be opened again (the task is then analysed with the detection's onsets).
+/// A read that fails later hears nothing.
+func tapListener(audioPath: String, detection: TapOnsetDetection, options: LatencyAnalysisOptions) -> TapListener? {
+    var configuration = options.onsetDetection
+    if let band = detection.detectionBand { configuration.highPassCutoff = band.cutoff }
+    guard let nearby = try? NearbyOnsets(path: audioPath, channel: options.channel, configuration: configuration) else {
+        return nil
+    }
+    return { time, reach in (try? nearby.onsets(near: time, within: reach)) ?? [] }
 }

@@ -135,6 +135,57 @@ import TapKit
         #expect(far.rescuedOnsets == 0 && far.stimulusOnsets.count == 2)
     }
 
+    /// ``twentyTaps()`` with their band profiles, a touch at 11.516 whose tap the detection did
+    /// not hear, an `other` sound at `cough` (shaped as no tap is) and a listener that hears
+    /// `heard` (returned where it lies within the reach asked for). Also what the listener was
+    /// asked.
+    func tapsAndAListener(_ heard: [Onset], cough: Double = 12.3) -> (task: TaskLatency, asked: [(time: Double, reach: Double)]) {
+        var (taps, touches) = twentyTaps()
+        taps = taps.indices.map { k in
+            var tap = taps[k]
+            tap.features?.bandProfile = [-1.0, -8, -20].map { $0 + 0.5 * Double(k % 3 - 1) }
+            return tap
+        }
+        touches.append(11.516)
+        let cough = onset(cough, attack: 0.015, decay: 2, kind: .other, score: 0.1)
+        nonisolated(unsafe) var asked: [(time: Double, reach: Double)] = []
+        let task = analyzeLatency(id: TaskID(user: 1, track: 1), touches: touches.sorted(),
+                                  detection: TapOnsetDetection(onsets: taps, otherOnsets: [cough])) { time, reach in
+            asked.append((time, reach))
+            return heard.filter { abs($0.time - time) <= reach }
+        }
+        return (task, asked)
+    }
+
+    func heardOnset(_ time: Double, profile: [Double], attack: Double = 0.0021) -> Onset {
+        var heard = onset(time, attack: attack, decay: -11.5, kind: .tap, score: 1)
+        heard.features?.bandProfile = profile
+        return heard
+    }
+
+    @Test func aTouchListensForATapTheDetectionDidNotHear() throws {
+        let (task, asked) = tapsAndAListener([heardOnset(11.5005, profile: [-1.2, -7.5, -20.5])])
+        // Only the unmatched touch asks, where the latency model puts its tap and as near as
+        // the pairs lie (5 ms at least), 8 ms at most.
+        #expect(asked.count == 1)
+        let ask = try #require(asked.first)
+        #expect(abs(ask.time - 11.5) < 0.002 && ask.reach >= 0.005 && ask.reach <= 0.008)
+        #expect(task.match.pairs.count == 21 && task.rescuedOnsets == 1)
+        #expect(task.match.pairs.contains { abs($0.touchTime - 11.516) < 1e-9 && abs($0.onsetTime - 11.5005) < 1e-9 })
+        #expect(task.onsets.count == 21 && task.otherOnsets == 1)
+        // A sound that spreads its power as no tap does (a note, a click) is not taken.
+        let note = tapsAndAListener([heardOnset(11.5005, profile: [-14, -1, -9])]).task
+        #expect(note.match.pairs.count == 20 && note.rescuedOnsets == 0 && note.onsets.count == 20)
+        // Nor one shaped unlike the taps (a slow attack).
+        let slow = tapsAndAListener([heardOnset(11.5005, profile: [-1.2, -7.5, -20.5], attack: 0.02)]).task
+        #expect(slow.match.pairs.count == 20 && slow.rescuedOnsets == 0)
+        // Nor one within 5 ms of a sound the detection judged already: here the cough.
+        let judged = tapsAndAListener([heardOnset(11.5005, profile: [-1.2, -7.5, -20.5])], cough: 11.504)
+        #expect(judged.task.match.pairs.count == 20 && judged.task.rescuedOnsets == 0)
+        let clear = tapsAndAListener([heardOnset(11.5005, profile: [-1.2, -7.5, -20.5])], cough: 11.507)
+        #expect(clear.task.match.pairs.count == 21 && clear.task.rescuedOnsets == 1)
+    }
+
     @Test func withoutEnoughMatchedTapsThereIsNoModel() {
         let few = (0..<5).map { onset(1.0 + 0.5 * Double($0), attack: 0.002, decay: -12, kind: .tap) }
         #expect(TapModel(taps: few) == nil)
