@@ -60,7 +60,7 @@ public struct TaskLatency: Sendable {
     public var onsets: [Onset]
     /// Onsets the detector had set aside (as other sounds by the tap score, or as what a
     /// click's subtraction left), or heard only when the recording was listened to again there
-    /// (``NearbyOnsets``), that were taken because a touch fell where this participant's
+    /// (`NearbyOnsets`), that were taken because a touch fell where this participant's
     /// latency puts one and they sound like the matched taps (``TapModel``; a click's leftover
     /// and a sound heard again also spread their power as the matched taps do).
     public var rescuedOnsets = 0
@@ -220,9 +220,10 @@ enum StimulusBleedGuard {
 
 /// Analyses one task from its touches and detected onsets: matches the touches with the
 /// onsets that may be taps, and sets the task's ``QualityFlag``s.
-/// - Parameter listen: where a touch finds no onset, what listening to the recording again
-///   there hears (``TapListener``); nil: the detection's onsets only. The analyses of a file
-///   listen with ``NearbyOnsets``.
+///
+/// `listen`: where a touch finds no onset, what listening to the recording again there hears
+/// (``TapListener``); nil, the detection's onsets only. The analyses of a file listen with
+/// `NearbyOnsets` (not after a stimulus file's subtraction, which the listen cannot repeat).
 public func analyzeLatency(id: TaskID, touches: [Seconds], detection: TapOnsetDetection,
                            options: LatencyAnalysisOptions = LatencyAnalysisOptions(),
                            listen: TapListener? = nil) -> TaskLatency {
@@ -240,14 +241,20 @@ public func analyzeLatency(id: TaskID, touches: [Seconds], detection: TapOnsetDe
     return task
 }
 
-/// Listening again in the recording at `audioPath`, in the band `detection` listened in; nil
-/// when the file cannot be opened again (the task is then analysed with the detection's onsets).
-/// A read that fails later hears nothing.
+/// Listening again in the recording at `audioPath`, in the band `detection` listened in. The
+/// file is opened at the first listen (most tasks need none, and opening an MPEG file decodes
+/// it to count its frames); a file that cannot be opened or read then hears nothing, and the
+/// task keeps the detection's onsets. Nil where a stimulus file's bleed was subtracted: the
+/// listen hears the recording as it is, the stimulus's sounds in it, and the clearance from
+/// the detection's onsets does not cover what the subtraction took out.
 func tapListener(audioPath: String, detection: TapOnsetDetection, options: LatencyAnalysisOptions) -> TapListener? {
+    guard detection.stimulusBleed?.removed != true else { return nil }
     var configuration = options.onsetDetection
     if let band = detection.detectionBand { configuration.highPassCutoff = band.cutoff }
-    guard let nearby = try? NearbyOnsets(path: audioPath, channel: options.channel, configuration: configuration) else {
-        return nil
+    var nearby: NearbyOnsets?? = nil
+    return { time, reach in
+        if nearby == nil { nearby = .some(try? NearbyOnsets(path: audioPath, channel: options.channel, configuration: configuration)) }
+        guard let opened = nearby ?? nil else { return [] }
+        return (try? opened.onsets(near: time, within: reach)) ?? []
     }
-    return { time, reach in (try? nearby.onsets(near: time, within: reach)) ?? [] }
 }

@@ -90,7 +90,7 @@ public struct TapModel: Sendable, Equatable {
 }
 
 /// Where a touch asks for a tap the detection did not hear: the onsets a more sensitive listen
-/// finds within a reach (seconds) of an instant (seconds): ``NearbyOnsets/onsets(near:within:)``.
+/// finds within a reach (seconds) of an instant (seconds): `NearbyOnsets.onsets(near:within:)`.
 public typealias TapListener = (_ time: Seconds, _ reach: Seconds) -> [Onset]
 
 /// The onsets of a task after the touches had their say: matched against the touches with the
@@ -129,7 +129,7 @@ struct TouchInformedOnsets {
     /// lie, at most, seconds (and no further than the pairs lie, as for an `other` sound): it was
     /// found with a lower threshold, and a wider reach takes syllables and clicks 10–14 ms
     /// off. On the corpus's chains (`voip`, `phone2`, …), 8 ms against the pairs' spread alone:
-    /// 2 wrong pairs fewer, 19 taps fewer found; 6 ms: as many wrong pairs, 29 taps fewer.
+    /// 2 wrong pairs fewer (178), 19 taps fewer found; 6 ms: as many wrong pairs, 29 taps fewer.
     static let heardReach = 0.008
 
     /// The sum of the pairs' distances from their latency model, seconds.
@@ -146,21 +146,22 @@ struct TouchInformedOnsets {
             .min { abs(sounds[$0].time - expected) < abs(sounds[$1].time - expected) }
     }
 
-    /// - Parameter listen: where an unmatched touch finds no onset the detection set aside, the
-    ///   recording listened to again around where its tap should be; nil: not listened to.
     /// The onset `listen` hears within `reach` of `expected` nearest it that lies
     /// ``heardClearance`` or more from every onset of `besides` and passes `accepts`, as a
     /// tap; nil if none.
     static func heardTap(near expected: Double, within reach: Double, listen: TapListener, besides known: [Onset],
                          accepts: (Onset) -> Bool) -> Onset? {
         let heard = listen(expected, reach).filter { onset in
-            !known.contains { abs($0.time - onset.time) < heardClearance } && accepts(onset)
+            abs(onset.time - expected) <= reach && !known.contains { abs($0.time - onset.time) < heardClearance } && accepts(onset)
         }
         guard var nearest = heard.min(by: { abs($0.time - expected) < abs($1.time - expected) }) else { return nil }
         nearest.kind = .tap
         return nearest
     }
 
+    /// The touches' say on `detection`. `listen`: where an unmatched touch finds no onset the
+    /// detection set aside, the recording listened to again around where its tap should be;
+    /// nil, not listened to.
     init(touches: [Double], detection: TapOnsetDetection, matching: MatchingConfiguration, listen: TapListener? = nil) {
         // Onsets heard only when listened for again at a touch's request.
         var heard: [Onset] = []
@@ -233,15 +234,20 @@ struct TouchInformedOnsets {
                 let rematched = matchTouches(touches, toOnsets: withThem.map(\.time), configuration: matching)
                 if rematched.pairs.count > match.pairs.count
                     || (rematched.pairs.count == match.pairs.count && Self.residualSum(rematched) < Self.residualSum(match)) {
-                    // A stimulus onset taken back but left without a touch is the stimulus's again.
-                    let pairedFrames = Set(rematched.pairs.map { withThem[$0.onsetIndex].frame })
-                    let kept = stimulus.filter { pairedFrames.contains(detection.stimulusOnsets[$0].frame) }
-                    // So is a heard onset left without one: it was never the detection's.
-                    let keptHeard = heard.filter { pairedFrames.contains($0.frame) }
-                    let unchanged = kept.count == stimulus.count && keptHeard.count == heard.count
-                    (taken, takenStimulus, heard) = (others, kept, keptHeard)
-                    match = unchanged
-                        ? rematched : matchTouches(touches, toOnsets: assembled(taken, takenStimulus).map(\.time), configuration: matching)
+                    // A stimulus onset taken back but left without a touch is the stimulus's again,
+                    // and a heard one left without a touch is dropped (it was never the
+                    // detection's). Matching runs again without them, until none is left unpaired.
+                    var (kept, current, seen) = (stimulus, rematched, withThem)
+                    while true {
+                        let pairedFrames = Set(current.pairs.map { seen[$0.onsetIndex].frame })
+                        let stillKept = kept.filter { pairedFrames.contains(detection.stimulusOnsets[$0].frame) }
+                        let stillHeard = heard.filter { pairedFrames.contains($0.frame) }
+                        guard stillKept.count < kept.count || stillHeard.count < heard.count else { break }
+                        (kept, heard) = (stillKept, stillHeard)
+                        seen = assembled(others, kept)
+                        current = matchTouches(touches, toOnsets: seen.map(\.time), configuration: matching)
+                    }
+                    (taken, takenStimulus, match) = (others, kept, current)
                 } else {
                     heard = []
                 }
