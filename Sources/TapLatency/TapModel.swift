@@ -159,9 +159,9 @@ struct TouchInformedOnsets {
         return nearest
     }
 
-    /// The touches' say on `detection`. `listen`: where an unmatched touch finds no onset the
-    /// detection set aside, the recording listened to again around where its tap should be;
-    /// nil, not listened to.
+    /// The touches' say on `detection`. `listen`: where a touch left without an onset, or paired
+    /// far from where the latency model puts its tap, finds no onset the detection set aside
+    /// there, the recording listened to again around that place; nil, not listened to.
     init(touches: [Double], detection: TapOnsetDetection, matching: MatchingConfiguration, listen: TapListener? = nil) {
         // Onsets heard only when listened for again at a touch's request.
         var heard: [Onset] = []
@@ -218,14 +218,16 @@ struct TouchInformedOnsets {
                                                    accepts: { model.fitsWhenAsked($0)
                                                        && TapScore.spreadsLikeATapOnItsClick($0, tapProfile: tapProfile) }) {
                     stimulus.insert(sound)
-                } else if ask.unmatched, let listen, let tapProfile,
+                } else if let listen, let tapProfile,
                           let onset = Self.heardTap(near: expected, within: min(ask.within, Self.heardReach), listen: listen,
                                                     besides: detection.allOnsets + heard,
                                                     accepts: { model.fitsWhenAsked($0)
                                                         && TapScore.spreadsLikeATapOnItsClick($0, tapProfile: tapProfile) }) {
                     // Nothing the detection set aside answers: listened for again, a new sound
                     // there that sounds like the matched taps (shape and spread over the bands:
-                    // a note or a syllable a touch would take has its own) is the tap.
+                    // a note or a syllable a touch would take has its own) is the tap. A touch
+                    // paired far from there listens too: its pair can be a sound 10–25 ms from
+                    // a tap the detection did not hear.
                     heard.append(onset)
                 }
             }

@@ -139,10 +139,12 @@ import TapKit
     /// not hear, an `other` sound at `cough` (shaped as no tap is) and a listener that hears
     /// `heard`, wherever it lies. Also what the listener was asked.
     /// With `spread`, the touches' latencies spread ±4 ms (2.5 robust SDs of the pairs: 15 ms).
-    func tapsAndAListener(_ heard: [Onset], cough: Double = 12.3, spread: Bool = false)
+    /// With `pairedAt`, the touch at 11.516 is paired with a sound there, far from its tap.
+    func tapsAndAListener(_ heard: [Onset], cough: Double = 12.3, spread: Bool = false, pairedAt paired: Double? = nil)
         -> (task: TaskLatency, asked: [(time: Double, reach: Double)]) {
         var (taps, touches) = twentyTaps()
         if spread { touches = taps.indices.map { taps[$0].time + 0.015 + 0.004 * Double($0 % 3 - 1) } }
+        if let paired { taps.append(onset(paired, attack: 0.002, decay: -12, kind: .tap)) }
         taps = taps.indices.map { k in
             var tap = taps[k]
             tap.features?.bandProfile = [-1.0, -8, -20].map { $0 + 0.5 * Double(k % 3 - 1) }
@@ -194,6 +196,12 @@ import TapKit
         #expect(wide.task.match.pairs.count == 20 && wide.task.rescuedOnsets == 0)
         let near = tapsAndAListener([heardOnset(11.5065, profile: [-1.2, -7.5, -20.5])], spread: true)
         #expect(near.task.match.pairs.count == 21 && near.task.rescuedOnsets == 1)
+        // A touch paired far from the model (with a sound 8 ms after its tap) listens too, half
+        // as far as its pair lies, and the tap heard takes the pair.
+        let far = tapsAndAListener([heardOnset(11.5005, profile: [-1.2, -7.5, -20.5])], pairedAt: 11.508)
+        #expect(far.asked.count == 1 && (far.asked.first?.reach ?? 1) < 0.005)
+        #expect(far.task.match.pairs.contains { abs($0.touchTime - 11.516) < 1e-9 && abs($0.onsetTime - 11.5005) < 1e-9 })
+        #expect(far.task.rescuedOnsets == 1 && far.task.missedTouches + far.task.otherOnsets == 2)
     }
 
     @Test func withoutEnoughMatchedTapsThereIsNoModel() {
