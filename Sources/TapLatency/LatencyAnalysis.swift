@@ -251,10 +251,12 @@ func tapListener(audioPath: String, detection: TapOnsetDetection, options: Laten
     guard detection.stimulusBleed?.removed != true else { return nil }
     var configuration = options.onsetDetection
     if let band = detection.detectionBand { configuration.highPassCutoff = band.cutoff }
-    var nearby: NearbyOnsets?? = nil
+    var nearby: NearbyOnsets?, opened = false
     return { time, reach in
-        if nearby == nil { nearby = .some(try? NearbyOnsets(path: audioPath, channel: options.channel, configuration: configuration)) }
-        guard let opened = nearby ?? nil else { return [] }
-        return (try? opened.onsets(near: time, within: reach)) ?? []
+        if !opened {
+            nearby = try? NearbyOnsets(path: audioPath, channel: options.channel, configuration: configuration)
+            opened = true
+        }
+        return (try? nearby?.onsets(near: time, within: reach)) ?? []
     }
 }

@@ -128,8 +128,9 @@ struct TouchInformedOnsets {
     /// How far from where the latency model puts a tap an onset heard when listening again may
     /// lie, at most, seconds (and no further than the pairs lie, as for an `other` sound): it was
     /// found with a lower threshold, and a wider reach takes syllables and clicks 10–14 ms
-    /// off. On the corpus's chains (`voip`, `phone2`, …), 8 ms against the pairs' spread alone:
-    /// 2 wrong pairs fewer (178), 19 taps fewer found; 6 ms: as many wrong pairs, 29 taps fewer.
+    /// off. On the corpus's chains (`voip`, `phone2`, …), listening for unmatched touches only,
+    /// 8 ms against the pairs' spread alone: 2 wrong pairs fewer (178), 19 taps fewer found;
+    /// 6 ms: as many wrong pairs, 29 taps fewer.
     static let heardReach = 0.008
 
     /// The sum of the pairs' distances from their latency model, seconds.
@@ -147,16 +148,17 @@ struct TouchInformedOnsets {
     }
 
     /// The onset `listen` hears within `reach` of `expected` nearest it that lies
-    /// ``heardClearance`` or more from every onset of `besides` and passes `accepts`, as a
-    /// tap; nil if none.
-    static func heardTap(near expected: Double, within reach: Double, listen: TapListener, besides known: [Onset],
+    /// ``heardClearance`` or more from every time of `known` and passes `accepts`, as a tap;
+    /// nil if none.
+    static func heardTap(near expected: Double, within reach: Double, listen: TapListener, besides known: [Seconds],
                          accepts: (Onset) -> Bool) -> Onset? {
-        let heard = listen(expected, reach).filter { onset in
-            abs(onset.time - expected) <= reach && !known.contains { abs($0.time - onset.time) < heardClearance } && accepts(onset)
-        }
-        guard var nearest = heard.min(by: { abs($0.time - expected) < abs($1.time - expected) }) else { return nil }
-        nearest.kind = .tap
-        return nearest
+        let heard = listen(expected, reach)
+        let isNew = { (onset: Onset) in !known.contains { abs($0 - onset.time) < heardClearance } }
+        guard let index = nearest(to: expected, within: reach, in: heard, besides: [], accepts: { isNew($0) && accepts($0) })
+        else { return nil }
+        var tap = heard[index]
+        tap.kind = .tap
+        return tap
     }
 
     /// The touches' say on `detection`. `listen`: where a touch left without an onset, or paired
@@ -166,8 +168,8 @@ struct TouchInformedOnsets {
         // Onsets heard only when listened for again at a touch's request.
         var heard: [Onset] = []
         // What matching sees: the taps, with the `other` onsets and the stimulus onsets
-        // (indices into the detection's lists) taken back, and the onsets heard.
-        func assembled(_ others: Set<Int>, _ stimulus: Set<Int>) -> [Onset] {
+        // (indices into the detection's lists) taken back, and the onsets `heard`.
+        func assembled(_ others: Set<Int>, _ stimulus: Set<Int>, _ heard: [Onset]) -> [Onset] {
             guard !others.isEmpty || !stimulus.isEmpty || !heard.isEmpty else { return detection.onsets }
             return (detection.onsets + others.map { detection.otherOnsets[$0] } + stimulus.map { detection.stimulusOnsets[$0] }
                     + heard)
@@ -205,7 +207,12 @@ struct TouchInformedOnsets {
             // (`TapScore.spreadsLikeATapOnItsClick`): a click and its leftover keep the click's
             // colour, and a touch whose tap was silent must not take them. The taps' profile is
             // that of the configured band: the 8 kHz band's taps are profiled over fewer bands.
-            let tapProfile = TapScore.medianBandProfile(of: pairedTaps.filter { $0.highBandCutoff == nil })
+            // Shaped like the matched taps and spread over the bands as they are: what a stimulus
+            // onset or a sound heard again must be to be taken.
+            let likeTheTaps = TapScore.medianBandProfile(of: pairedTaps.filter { $0.highBandCutoff == nil })
+                .map { tapProfile in { (sound: Onset) in
+                    model.fitsWhenAsked(sound) && TapScore.spreadsLikeATapOnItsClick(sound, tapProfile: tapProfile) } }
+            let reported = detection.allOnsets.map(\.time)
             var others = Set<Int>(), stimulus = Set<Int>()
             for ask in asks {
                 guard ask.touch.isFinite, let latency = match.modelLatency(at: ask.touch) else { continue }
@@ -213,16 +220,13 @@ struct TouchInformedOnsets {
                 if let other = Self.nearest(to: expected, within: ask.within, in: detection.otherOnsets, besides: others,
                                             accepts: model.fitsWhenAsked) {
                     others.insert(other)
-                } else if ask.unmatched, let tapProfile,
+                } else if ask.unmatched, let likeTheTaps,
                           let sound = Self.nearest(to: expected, within: ask.within, in: detection.stimulusOnsets, besides: stimulus,
-                                                   accepts: { model.fitsWhenAsked($0)
-                                                       && TapScore.spreadsLikeATapOnItsClick($0, tapProfile: tapProfile) }) {
+                                                   accepts: likeTheTaps) {
                     stimulus.insert(sound)
-                } else if let listen, let tapProfile,
+                } else if let listen, let likeTheTaps,
                           let onset = Self.heardTap(near: expected, within: min(ask.within, Self.heardReach), listen: listen,
-                                                    besides: detection.allOnsets + heard,
-                                                    accepts: { model.fitsWhenAsked($0)
-                                                        && TapScore.spreadsLikeATapOnItsClick($0, tapProfile: tapProfile) }) {
+                                                    besides: reported + heard.map(\.time), accepts: likeTheTaps) {
                     // Nothing the detection set aside answers: listened for again, a new sound
                     // there that sounds like the matched taps (shape and spread over the bands:
                     // a note or a syllable a touch would take has its own) is the tap. A touch
@@ -232,7 +236,7 @@ struct TouchInformedOnsets {
                 }
             }
             if !others.isEmpty || !stimulus.isEmpty || !heard.isEmpty {
-                let withThem = assembled(others, stimulus)
+                let withThem = assembled(others, stimulus, heard)
                 let rematched = matchTouches(touches, toOnsets: withThem.map(\.time), configuration: matching)
                 if rematched.pairs.count > match.pairs.count
                     || (rematched.pairs.count == match.pairs.count && Self.residualSum(rematched) < Self.residualSum(match)) {
@@ -246,7 +250,7 @@ struct TouchInformedOnsets {
                         let stillHeard = heard.filter { pairedFrames.contains($0.frame) }
                         guard stillKept.count < kept.count || stillHeard.count < heard.count else { break }
                         (kept, heard) = (stillKept, stillHeard)
-                        seen = assembled(others, kept)
+                        seen = assembled(others, kept, heard)
                         current = matchTouches(touches, toOnsets: seen.map(\.time), configuration: matching)
                     }
                     (taken, takenStimulus, match) = (others, kept, current)
@@ -255,7 +259,7 @@ struct TouchInformedOnsets {
                 }
             }
         }
-        let onsets = assembled(taken, takenStimulus)
+        let onsets = assembled(taken, takenStimulus, heard)
         let unmatched = match.unmatchedOnsetIndices.map { onsets[$0] }
         let missed = model.map { model in unmatched.filter { model.fits($0) }.count } ?? unmatched.count
         self.onsets = onsets

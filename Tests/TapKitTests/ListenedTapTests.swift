@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TapKit
+@testable import TapLatency
 import TapTestSupport
 
 /// End to end: the latency analysis of a file listens again where a touch finds no onset.
@@ -45,5 +46,17 @@ import TapTestSupport
         let task = try analyzeLatency(id: id, timestampsPath: timestamps, audioPath: audio)
         #expect(task.match.pairs.count == 21 && task.rescuedOnsets == 1)
         #expect(task.match.pairs.contains { abs($0.onsetTime - 6.25) < 0.001 })
+    }
+
+    /// After a stimulus file's subtraction nothing is listened for: the listen would hear the
+    /// stimulus the subtraction took out. Where the file could not be subtracted, it is.
+    @Test func noListenAfterAStimulusFilesSubtraction() throws {
+        var detection = TapOnsetDetection(onsets: [])
+        detection.stimulusBleed = StimulusBleedReport(status: .removed)
+        #expect(tapListener(audioPath: "/nonexistent.wav", detection: detection, options: LatencyAnalysisOptions()) == nil)
+        detection.stimulusBleed = StimulusBleedReport(status: .notReduced(reason: "too quiet"))
+        let listen = try #require(tapListener(audioPath: "/nonexistent.wav", detection: detection, options: LatencyAnalysisOptions()))
+        // A file that cannot be opened hears nothing.
+        #expect(listen(1.0, 0.01).isEmpty)
     }
 }
