@@ -1,5 +1,4 @@
 import TapAudio
-import TapStatistics
 
 /// Sounds scored as taps that are copies of the recording's set-aside clicks: a metronome
 /// replays one waveform, so a click that sounds alone where no tap masks it (a beat the
@@ -50,9 +49,7 @@ public enum ClickCopies {
     public static func indices(in onsets: [Onset], clicks: [Onset]) -> Set<Int> {
         let measured = clicks.compactMap { click in TapScore.comparableProfile(click).map { (click, $0) } }
         let taps = TapScore.referenceTaps(onsets)
-        let levels = taps.map { onsets[$0].strength }.filter(\.isFinite)
-        guard measured.count >= minimumCopies, levels.count >= TapScore.outsiderMinimumTaps,
-              let tapLevel = Summary(levels)?.median else { return [] }
+        guard measured.count >= minimumCopies, let tapLevel = TapScore.referenceTapLevel(onsets) else { return [] }
         return Set(taps.filter { index in
             let onset = onsets[index]
             guard let profile = onset.features?.bandProfile, onset.strength <= tapLevel - CountInClicks.bleedDropDB else { return false }

@@ -154,7 +154,8 @@ public struct StimulusBleedReport: Sendable, Equatable {
 /// (``BleedTemplate``) from the high-passed signal in a second streaming pass that detects
 /// again, so taps that started on a click's tail stand on their own. Memory stays constant in
 /// the file's length. Every path ends with the onsets scored and split at the tap-score cut
-/// (``TapOnsetDetection/classified(cut:)``).
+/// (``TapOnsetDetection/classified(cut:)``) and, but with ``BleedHandling/keep``, the taps
+/// that are clicks of a family heard alone set aside (``ClickFamily``).
 /// - Throws: `AudioError` for the recording only; a stimulus's problems are reported in the result.
 public func detectTapOnsets(inFile path: String, channel: ChannelSelection = .mix,
                             configuration: OnsetDetectorConfiguration = .standard, bleed: BleedHandling = .cancel,
@@ -183,11 +184,12 @@ func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration:
     let chosen = try inTheChosenBand(detection, source: source, configuration: configuration, bleed: bleed,
                                      stimulusConfiguration: stimulusConfiguration)
     // Taps the high band hears where the band chosen heard none (masked by a syllable or a note).
-    return try HighBandTaps.completed(chosen, sampleRate: source.sampleRate, configuration: configuration) {
+    let completed = try HighBandTaps.completed(chosen, sampleRate: source.sampleRate, configuration: configuration) {
         (high: OnsetDetectorConfiguration) throws(AudioError) in
         try detectTapOnsetsInOneBand(source, configuration: high, bleed: bleed, stimulus: nil,
                                      stimulusConfiguration: stimulusConfiguration)
     }
+    return bleed == .keep ? completed : completed.settingAsideClickFamilies()
 }
 
 /// `detection` (in the configured band), or the detection again in a higher band where

@@ -11,7 +11,8 @@ public struct TapOnsetDetection: Sendable, Equatable {
     public var otherOnsets: [Onset] = []
     /// Onsets of the stimulus (``OnsetKind/stimulus``): the clicks on an isochronous click
     /// grid and what their subtraction left (or a stimulus file's), REPP-style markers, a
-    /// count-in's clicks and the sounds that copy those clicks, in time order.
+    /// count-in's clicks, the sounds that copy those clicks and the clicks of a family heard
+    /// alone (``ClickFamily``), in time order.
     public var stimulusOnsets: [Onset]
     /// How many clicks were subtracted from the recording before the final detection.
     public var cancelledClicks: Int
@@ -134,7 +135,7 @@ extension ClipCounter {
 
 /// How ``detectTapOnsets(inFile:channel:configuration:bleed:stimulus:stimulusConfiguration:)`` treats metronome bleed.
 public enum BleedHandling: String, Sendable, CaseIterable {
-    /// Keep every onset (no grid search).
+    /// Keep every onset (no grid search, no click families: ``ClickFamily``).
     case keep
     /// Set aside onsets on an isochronous click grid.
     case reject

@@ -141,6 +141,15 @@ public enum TapScore {
         onsets.indices.filter { onsets[$0].features != nil && onsets[$0].tapScore >= outsiderReferenceScore }
     }
 
+    /// The median peak level of the reference taps (``referenceTaps(_:)``) with a finite one,
+    /// dB; nil with fewer than ``outsiderMinimumTaps`` of them: what the rules that set aside
+    /// bleed compare a sound's level with (bleed reaches the microphone far fainter than a tap).
+    static func referenceTapLevel(_ onsets: [Onset]) -> Double? {
+        let levels = referenceTaps(onsets).map { onsets[$0].strength }.filter(\.isFinite)
+        guard levels.count >= outsiderMinimumTaps else { return nil }
+        return Summary(levels)?.median
+    }
+
     /// The fewest taps whose spectra make a reference for the recording's tap sound.
     public static let outsiderMinimumTaps = 8
     /// The score (before the outsider rule) at which an onset joins that reference: the
