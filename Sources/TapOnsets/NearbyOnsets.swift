@@ -24,14 +24,14 @@ public final class NearbyOnsets {
     /// found the same taps within six in 32 400, at twice the reading.)
     public static let contextAfter: Seconds = 0.3
 
-    private let reader: AudioFileReader
+    private let source: FileSource
     private let configuration: OnsetDetectorConfiguration
 
     /// A search in the recording at `path` (channel `channel`) with the detection's
     /// `configuration`, its band included.
     public init(path: String, channel: ChannelSelection = .mix, configuration: OnsetDetectorConfiguration = .standard)
         throws(AudioError) {
-        reader = try AudioFileReader(path: path, channel: channel)
+        source = FileSource(reader: try AudioFileReader(path: path, channel: channel))
         self.configuration = configuration.clickProbe
     }
 
@@ -39,23 +39,13 @@ public final class NearbyOnsets {
     /// recording; none for an instant that is not finite.
     public func onsets(near time: Seconds, within reach: Seconds) throws(AudioError) -> [Onset] {
         guard time.isFinite, reach.isFinite else { return [] }
-        let rate = reader.info.sampleRate
-        let frames = reader.info.frameCount
+        let rate = source.sampleRate
+        let frames = source.reader.info.frameCount
         let first = Int((min(max(time - Self.contextBefore, 0), Double(frames) / rate) * rate).rounded(.down))
-        let last = Int((min(max(time + Self.contextAfter, 0), Double(frames) / rate) * rate).rounded(.up))
-        guard last > first else { return [] }
-        try reader.seek(toFrame: first)
-        var samples = [Float](repeating: 0, count: min(last, frames) - first)
-        var filled = 0
-        while filled < samples.count {
-            let got = try samples.withUnsafeMutableBufferPointer { buffer throws(AudioError) in
-                try reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[filled...]))
-            }
-            if got == 0 { break }
-            filled += got
-        }
+        let last = min(Int((min(max(time + Self.contextAfter, 0), Double(frames) / rate) * rate).rounded(.up)), frames)
+        guard last > first, let samples = try source.segment(start: first, length: last - first) else { return [] }
         let offset = Double(first) / rate
-        return detectOnsets(in: Signal(samples: Array(samples[0..<filled]), sampleRate: rate), configuration: configuration)
+        return detectOnsets(in: Signal(samples: samples, sampleRate: rate), configuration: configuration)
             .map { onset in
                 var placed = onset
                 placed.time += offset
