@@ -1,3 +1,4 @@
+import TapAudio
 import TapStatistics
 
 extension TapScore {
@@ -10,8 +11,14 @@ extension TapScore {
     /// within its distance from the taps' median plus this margin.
     public static let tapOnClickProfileMargin = 2.0
     /// How many other set-aside sounds must resemble one for it to stay set aside: two, so that
-    /// two taps on clicks cannot vouch for each other alone.
+    /// two taps on clicks cannot vouch for each other alone. (More can, when each fills an
+    /// empty beat of the taps' rhythm: see `tapsOnClicks`.)
     public static let alikeSetAsideSounds = 2
+    /// The longest interval between two taps, as a multiple of the recording's median, that
+    /// is one beat of the tapper's rhythm when judging whether a set-aside sound fills an
+    /// empty beat (`fillsAnEmptyBeat`); a longer one spans a beat the tapper skipped or the
+    /// detector lost, and would make the rhythm look unsteady around it.
+    public static let singleBeatIntervalBound = 1.5
     /// The fewest measured set-aside sounds (the one judged among them) whose profiles and
     /// levels stand for what the clicks leave.
     public static let minimumMeasuredSetAsideSounds = 3
@@ -29,6 +36,13 @@ extension TapScore {
     /// level. Only onsets with features and a finite level are measured (a heard click is
     /// listed without features); none with fewer than ``minimumMeasuredSetAsideSounds``.
     ///
+    /// Where a tapper taps on several clicks, those sounds resemble each other and would keep
+    /// each other set aside. So a sound that resembles ``alikeSetAsideSounds`` or more of the
+    /// others is still taken when it lies nearer the taps' median profile than the set-aside
+    /// sounds' median profile by ``tapOnClickProfileMargin`` or more, and `fillsEmptyBeat` says
+    /// the taps' rhythm has an empty beat where it sounds (`fillsAnEmptyBeat`): seed 109's
+    /// `loudspeaker-held-1` of the robustness corpus tapped on 5 of its 45 wood-block clicks.
+    ///
     /// What a click's subtraction leaves is set aside by where it starts (where the click was
     /// heard to start) and how loud it is (clearly under the click); a tap that falls on its
     /// click, as through a loudspeaker the tapper synchronises with what they hear, passes both
@@ -38,13 +52,15 @@ extension TapScore {
     /// start and from its tail, so the nearest are compared, not their median), while a tap
     /// keeps the taps'. Where no click could be subtracted, the clicks themselves are set
     /// aside, and the same holds of a tap the click grid took for its click.
-    static func tapsOnClicks(_ setAside: [Onset], tapProfile: [Double]) -> [Int] {
+    static func tapsOnClicks(_ setAside: [Onset], tapProfile: [Double],
+                             fillsEmptyBeat: (Seconds) -> Bool = { _ in false }) -> [Int] {
         let measured: [(index: Int, profile: [Double])] = setAside.indices.compactMap { index in
             comparableProfile(setAside[index]).flatMap { $0.count == tapProfile.count ? (index, $0) : nil }
         }
         guard measured.count >= minimumMeasuredSetAsideSounds,
               let level = Summary(measured.map { setAside[$0.index].strength })?.median else { return [] }
         let profiles = measured.map(\.profile)
+        let setAsideProfile = tapProfile.indices.map { band in Summary(profiles.map { $0[band] })!.median }
         return measured.indices.filter { position in
             guard setAside[measured[position].index].strength >= level + tapOnClickRiseDB else { return false }
             let toTaps = profileDistance(profiles[position], tapProfile)
@@ -53,6 +69,8 @@ extension TapScore {
                 other != position && profileDistance(profiles[position], profiles[other]) <= toTaps + tapOnClickProfileMargin
             }
             return alike.count < alikeSetAsideSounds
+                || (profileDistance(profiles[position], setAsideProfile) > toTaps + tapOnClickProfileMargin
+                    && fillsEmptyBeat(setAside[measured[position].index].time))
         }.map { measured[$0].index }
     }
 
@@ -85,8 +103,11 @@ extension TapScore {
         -> (sounds: [Onset], stimulus: [Onset]) {
         let sounds = sounds.sorted { $0.time < $1.time }
         let alone = classify(sounds, cut: cut, stimulusTimes: stimulus.map(\.time))
-        guard let tapProfile = medianProfile(alone, taps: referenceTaps(alone)) else { return (alone, stimulus) }
-        var taken = tapsOnClicks(stimulus, tapProfile: tapProfile)
+        let reference = referenceTaps(alone)
+        guard let tapProfile = medianProfile(alone, taps: reference) else { return (alone, stimulus) }
+        let tapTimes = reference.map { alone[$0].time }
+        let rhythm = singleBeatIntervals(localIntervals(alone, anchors: reference, voidedBy: []))
+        var taken = tapsOnClicks(stimulus, tapProfile: tapProfile) { fillsAnEmptyBeat($0, tapTimes: tapTimes, rhythm: rhythm) }
         while !taken.isEmpty {
             let takenSet = Set(taken)
             let left = stimulus.indices.filter { !takenSet.contains($0) }.map { stimulus[$0] }
@@ -98,5 +119,31 @@ extension TapScore {
             taken.removeAll { failing.contains($0) }
         }
         return (alone, stimulus)
+    }
+
+    /// The intervals of `rhythm` (from `localIntervals`) no longer than
+    /// ``singleBeatIntervalBound`` times their median, with where each starts: the tapper's
+    /// beats, without the gaps where a beat went untapped or undetected.
+    static func singleBeatIntervals(_ rhythm: (starts: [Seconds], intervals: [Seconds])) -> (starts: [Seconds], intervals: [Seconds]) {
+        guard let median = Summary(rhythm.intervals)?.median else { return rhythm }
+        let kept = rhythm.intervals.indices.filter { rhythm.intervals[$0] <= singleBeatIntervalBound * median }
+        return (kept.map { rhythm.starts[$0] }, kept.map { rhythm.intervals[$0] })
+    }
+
+    /// Whether a sound at `time` fills a beat of a steady rhythm that the taps (`tapTimes`, in
+    /// time order) left empty: taps on both sides, none within one local interval less the
+    /// tolerance (``rhythmTolerance``) of it, and the tap before or the tap after it one
+    /// interval away within the tolerance. The rhythm (`rhythm`, from
+    /// `singleBeatIntervals`) is read around `time` and must be steady. Two or more beats in a
+    /// row may be empty (a tapper who tapped on several clicks in a row): one neighbour on the
+    /// beat is enough.
+    static func fillsAnEmptyBeat(_ time: Seconds, tapTimes: [Seconds], rhythm: (starts: [Seconds], intervals: [Seconds])) -> Bool {
+        let next = tapTimes.firstIndex(notBelow: time)
+        guard next > 0, next < tapTimes.count,
+              let local = localRhythm(at: time, starts: rhythm.starts, intervals: rhythm.intervals), local.isSteady else { return false }
+        let before = time - tapTimes[next - 1], after = tapTimes[next] - time
+        let interval = local.interval, tolerance = local.tolerance
+        return before >= interval - tolerance && after >= interval - tolerance
+            && (abs(before - interval) <= tolerance || abs(after - interval) <= tolerance)
     }
 }

@@ -118,4 +118,64 @@ import TapAudio
         #expect(scores(0.9) == scores(0.5))
         #expect(detection.classified(cut: 0.9).otherOnsets.map(\.time) == [4.0])
     }
+
+    /// Taps every 0.6 s from 1 s but for those at `missing` (indices), and three leftovers that
+    /// sound like the taps and like each other at the missing beats: a tapper who tapped on
+    /// three clicks.
+    func tapsOnThreeClicks(missing: [Int]) -> (taps: [Onset], onClicks: [Onset]) {
+        let taps = (0..<16).filter { !missing.contains($0) }.map { onset(1 + Double($0) * 0.6) }
+        let onClicks = missing.enumerated().map { position, beat in
+            onset(1 + Double(beat) * 0.6 + 0.001, profile: shifted(Self.tapProfile, by: 0.5 * Double(position)))
+        }
+        return (taps, onClicks)
+    }
+
+    @Test func tapsOnSeveralClicksAreTakenWhereEachFillsAnEmptyBeat() {
+        let (taps, onClicks) = tapsOnThreeClicks(missing: [4, 8, 12])
+        // Alone they vouch for each other (each resembles the other two) and stay set aside.
+        #expect(TapScore.tapsOnClicks(leftovers + onClicks, tapProfile: Self.tapProfile).isEmpty)
+        // In the empty beats of the taps' rhythm, nearer the taps than the leftovers, taken.
+        let rhythm = TapScore.singleBeatIntervals(TapScore.localIntervals(taps, anchors: Array(taps.indices), voidedBy: []))
+        let fills = { TapScore.fillsAnEmptyBeat($0, tapTimes: taps.map(\.time), rhythm: rhythm) }
+        #expect(TapScore.tapsOnClicks(leftovers + onClicks, tapProfile: Self.tapProfile, fillsEmptyBeat: fills) == [4, 5, 6])
+        // The whole classification takes them back, and the clicks' leftovers stay.
+        let detection = TapOnsetDetection(onsets: taps, stimulusOnsets: leftovers + onClicks).classified(cut: 0.5)
+        #expect(detection.onsets.count == 16)
+        #expect(detection.stimulusOnsets.map(\.time) == leftovers.map(\.time))
+    }
+
+    @Test func alikeSoundsNearerTheSetAsideSoundsThanTheTapsStay() {
+        // When most set-aside sounds sound like the taps (their median profile is the taps'),
+        // sounds that resemble each other in empty beats are what the clicks leave.
+        let (taps, onClicks) = tapsOnThreeClicks(missing: [4, 8, 12])
+        let tapLike = (0..<3).map { onset(1.3 + Double($0) * 1.2, profile: shifted(Self.tapProfile, by: 0.3), strength: -40) }
+        let rhythm = TapScore.singleBeatIntervals(TapScore.localIntervals(taps, anchors: Array(taps.indices), voidedBy: []))
+        let fills = { TapScore.fillsAnEmptyBeat($0, tapTimes: taps.map(\.time), rhythm: rhythm) }
+        #expect(TapScore.tapsOnClicks(tapLike + onClicks, tapProfile: Self.tapProfile, fillsEmptyBeat: fills).isEmpty)
+    }
+
+    @Test func anEmptyBeatHasNoTapWithinAnIntervalAndANeighbourOnTheBeat() {
+        let taps = (0..<16).filter { ![4, 9, 10].contains($0) }.map { 1 + Double($0) * 0.6 }
+        let onsets = taps.map { onset($0) }
+        let rhythm = TapScore.singleBeatIntervals(TapScore.localIntervals(onsets, anchors: Array(onsets.indices), voidedBy: []))
+        // The gap's intervals (1.2 s, 1.8 s) are not beats of the rhythm.
+        #expect(rhythm.intervals.allSatisfy { abs($0 - 0.6) < 1e-9 })
+        let fills = { TapScore.fillsAnEmptyBeat($0, tapTimes: taps, rhythm: rhythm) }
+        #expect(fills(3.4))                  // the missing beat 4
+        #expect(fills(3.4 + 0.08))           // within the tolerance (0.09 s)
+        #expect(!fills(3.4 + 0.11))          // beyond it
+        #expect(!fills(3.1))                 // half a beat: a tap 0.3 s away
+        #expect(!fills(1.601))               // a beat with its tap
+        #expect(fills(6.4) && fills(7.0))    // beats 9 and 10 in a row: each has a neighbour on the beat
+        #expect(!fills(0.5) && !fills(10.5)) // no tap on one side
+        // An unsteady rhythm (intervals of 0.4, 0.6 and 0.8 s: median 0.6 s, robust SD 0.3 s)
+        // has no empty beats, even one interval from both taps around it.
+        let intervals = [0.4, 0.6, 0.8, 0.4, 1.2, 0.8, 0.4, 0.6, 0.8, 0.4, 0.6, 0.8]
+        let unsteady = intervals.reduce(into: [1.0]) { times, interval in times.append(times.last! + interval) }
+        let unsteadyOnsets = unsteady.map { onset($0) }
+        let unsteadyRhythm = TapScore.singleBeatIntervals(TapScore.localIntervals(unsteadyOnsets, anchors: Array(unsteadyOnsets.indices),
+                                                                                  voidedBy: []))
+        #expect(!TapScore.fillsAnEmptyBeat(unsteady[4] + 0.6, tapTimes: unsteady, rhythm: unsteadyRhythm))
+    }
 }
+
