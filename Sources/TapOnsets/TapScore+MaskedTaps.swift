@@ -45,7 +45,8 @@ extension TapScore {
     /// that filling gaps with the best sound under the cut took in 36 other sounds, mostly
     /// such clicks, for 60 taps). Nor are the residues set aside at clicks candidates: taking
     /// back those in an empty beat found taps that sounded with their clicks, but also clicks
-    /// where the tapper skipped a beat (session 27). The one step that fills a beat by the
+    /// where the tapper skipped a beat (session 27). (`tapsOnClicks` takes such a residue in an
+    /// empty beat only where it also sounds like the taps and nearer them than the residues.) The one step that fills a beat by the
     /// rhythm alone comes later and listens elsewhere: the high band's
     /// (`HighBandTaps.emptyBeatTaps`), with the only sound an 8 kHz high-pass hears near the
     /// beat, peaking soon, and only where the band chosen heard other sounds as many as taps.

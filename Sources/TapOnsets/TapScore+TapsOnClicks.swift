@@ -8,10 +8,12 @@ extension TapScore {
     public static let tapOnClickProfileDistance = 5.0
     /// How much nearer the taps' median profile such a sound lies than the set-aside sounds
     /// that resemble it, at least, dB: fewer than ``alikeSetAsideSounds`` of them may lie
-    /// within its distance from the taps' median plus this margin.
+    /// within its distance from the taps' median plus this margin. Where more do, the sound
+    /// must lie this much nearer the taps' median profile than the set-aside sounds' median
+    /// profile (and fill an empty beat: `tapsOnClicks`).
     public static let tapOnClickProfileMargin = 2.0
     /// How many other set-aside sounds must resemble one for it to stay set aside: two, so that
-    /// two taps on clicks cannot vouch for each other alone. (More can, when each fills an
+    /// two taps on clicks cannot keep each other set aside. (Nor can more, where each fills an
     /// empty beat of the taps' rhythm: see `tapsOnClicks`.)
     public static let alikeSetAsideSounds = 2
     /// The longest interval between two taps, as a multiple of the recording's median, that
@@ -38,10 +40,15 @@ extension TapScore {
     ///
     /// Where a tapper taps on several clicks, those sounds resemble each other and would keep
     /// each other set aside. So a sound that resembles ``alikeSetAsideSounds`` or more of the
-    /// others is still taken when it lies nearer the taps' median profile than the set-aside
-    /// sounds' median profile by ``tapOnClickProfileMargin`` or more, and `fillsEmptyBeat` says
-    /// the taps' rhythm has an empty beat where it sounds (`fillsAnEmptyBeat`): seed 109's
-    /// `loudspeaker-held-1` of the robustness corpus tapped on 5 of its 45 wood-block clicks.
+    /// others is still taken when it lies nearer the taps' median profile than the median
+    /// profile of all the measured set-aside sounds (itself included) by
+    /// ``tapOnClickProfileMargin`` or more, and `isInEmptyBeat` says the taps' rhythm has an
+    /// empty beat where it sounds (`fillsAnEmptyBeat`): seed 109's `loudspeaker-held-1` of the
+    /// robustness corpus tapped on 5 of its 45 wood-block clicks. Where a recording leaves two
+    /// kinds of leftover, their median may lie between them, and then the empty beat is what
+    /// keeps a leftover of the kind nearer the taps set aside where the tapper tapped; a
+    /// leftover in a beat the tapper skipped that also sounds like the taps is taken (the
+    /// rhythm alone cannot tell such a beat: Docs/robustness.md, session 42).
     ///
     /// What a click's subtraction leaves is set aside by where it starts (where the click was
     /// heard to start) and how loud it is (clearly under the click); a tap that falls on its
@@ -53,7 +60,7 @@ extension TapScore {
     /// keeps the taps'. Where no click could be subtracted, the clicks themselves are set
     /// aside, and the same holds of a tap the click grid took for its click.
     static func tapsOnClicks(_ setAside: [Onset], tapProfile: [Double],
-                             fillsEmptyBeat: (Seconds) -> Bool = { _ in false }) -> [Int] {
+                             isInEmptyBeat: (Seconds) -> Bool = { _ in false }) -> [Int] {
         let measured: [(index: Int, profile: [Double])] = setAside.indices.compactMap { index in
             comparableProfile(setAside[index]).flatMap { $0.count == tapProfile.count ? (index, $0) : nil }
         }
@@ -69,8 +76,8 @@ extension TapScore {
                 other != position && profileDistance(profiles[position], profiles[other]) <= toTaps + tapOnClickProfileMargin
             }
             return alike.count < alikeSetAsideSounds
-                || (profileDistance(profiles[position], setAsideProfile) > toTaps + tapOnClickProfileMargin
-                    && fillsEmptyBeat(setAside[measured[position].index].time))
+                || (profileDistance(profiles[position], setAsideProfile) >= toTaps + tapOnClickProfileMargin
+                    && isInEmptyBeat(setAside[measured[position].index].time))
         }.map { measured[$0].index }
     }
 
@@ -107,7 +114,7 @@ extension TapScore {
         guard let tapProfile = medianProfile(alone, taps: reference) else { return (alone, stimulus) }
         let tapTimes = reference.map { alone[$0].time }
         let rhythm = singleBeatIntervals(localIntervals(alone, anchors: reference, voidedBy: []))
-        var taken = tapsOnClicks(stimulus, tapProfile: tapProfile) { fillsAnEmptyBeat($0, tapTimes: tapTimes, rhythm: rhythm) }
+        var taken = tapsOnClicks(stimulus, tapProfile: tapProfile) { fillsAnEmptyBeat($0, tapTimes: tapTimes, intervals: rhythm) }
         while !taken.isEmpty {
             let takenSet = Set(taken)
             let left = stimulus.indices.filter { !takenSet.contains($0) }.map { stimulus[$0] }
@@ -121,26 +128,28 @@ extension TapScore {
         return (alone, stimulus)
     }
 
-    /// The intervals of `rhythm` (from `localIntervals`) no longer than
+    /// The finite intervals of `rhythm` (from `localIntervals`) no longer than
     /// ``singleBeatIntervalBound`` times their median, with where each starts: the tapper's
-    /// beats, without the gaps where a beat went untapped or undetected.
+    /// beats, without the gaps where a beat went untapped or undetected. (`maskedTaps` reads
+    /// the rhythm with its gaps: it fills a beat only between two taps one interval away.)
     static func singleBeatIntervals(_ rhythm: (starts: [Seconds], intervals: [Seconds])) -> (starts: [Seconds], intervals: [Seconds]) {
-        guard let median = Summary(rhythm.intervals)?.median else { return rhythm }
-        let kept = rhythm.intervals.indices.filter { rhythm.intervals[$0] <= singleBeatIntervalBound * median }
+        let finite = rhythm.intervals.indices.filter { rhythm.starts[$0].isFinite && rhythm.intervals[$0].isFinite }
+        guard let median = Summary(finite.map { rhythm.intervals[$0] })?.median else { return ([], []) }
+        let kept = finite.filter { rhythm.intervals[$0] <= singleBeatIntervalBound * median }
         return (kept.map { rhythm.starts[$0] }, kept.map { rhythm.intervals[$0] })
     }
 
     /// Whether a sound at `time` fills a beat of a steady rhythm that the taps (`tapTimes`, in
     /// time order) left empty: taps on both sides, none within one local interval less the
     /// tolerance (``rhythmTolerance``) of it, and the tap before or the tap after it one
-    /// interval away within the tolerance. The rhythm (`rhythm`, from
-    /// `singleBeatIntervals`) is read around `time` and must be steady. Two or more beats in a
-    /// row may be empty (a tapper who tapped on several clicks in a row): one neighbour on the
-    /// beat is enough.
-    static func fillsAnEmptyBeat(_ time: Seconds, tapTimes: [Seconds], rhythm: (starts: [Seconds], intervals: [Seconds])) -> Bool {
+    /// interval away within the tolerance. The rhythm (`intervals`, from
+    /// `singleBeatIntervals`) is read around `time` and must be steady. One neighbour on the
+    /// beat is enough, so each of two empty beats in a row is filled; of three or more in a
+    /// row, only the first and the last.
+    static func fillsAnEmptyBeat(_ time: Seconds, tapTimes: [Seconds], intervals: (starts: [Seconds], intervals: [Seconds])) -> Bool {
         let next = tapTimes.firstIndex(notBelow: time)
         guard next > 0, next < tapTimes.count,
-              let local = localRhythm(at: time, starts: rhythm.starts, intervals: rhythm.intervals), local.isSteady else { return false }
+              let local = localRhythm(at: time, starts: intervals.starts, intervals: intervals.intervals), local.isSteady else { return false }
         let before = time - tapTimes[next - 1], after = tapTimes[next] - time
         let interval = local.interval, tolerance = local.tolerance
         return before >= interval - tolerance && after >= interval - tolerance

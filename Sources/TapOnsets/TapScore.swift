@@ -479,6 +479,8 @@ public enum TapScore {
         let voidingTimes = voidedBy.map { onsets[$0].time }.sorted()
         var starts: [Seconds] = [], intervals: [Seconds] = []
         for (start, end) in zip(anchors, anchors.dropFirst()).map({ (onsets[$0].time, onsets[$1].time) }) {
+            // A time that is not a number (an onset a script made) spans no interval.
+            guard start.isFinite, end.isFinite else { continue }
             let voiding = voidingTimes.firstIndex(notBelow: start)
             if voiding < voidingTimes.count && voidingTimes[voiding] < end { continue }
             starts.append(start)

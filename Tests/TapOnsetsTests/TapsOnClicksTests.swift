@@ -136,8 +136,8 @@ import TapAudio
         #expect(TapScore.tapsOnClicks(leftovers + onClicks, tapProfile: Self.tapProfile).isEmpty)
         // In the empty beats of the taps' rhythm, nearer the taps than the leftovers, taken.
         let rhythm = TapScore.singleBeatIntervals(TapScore.localIntervals(taps, anchors: Array(taps.indices), voidedBy: []))
-        let fills = { TapScore.fillsAnEmptyBeat($0, tapTimes: taps.map(\.time), rhythm: rhythm) }
-        #expect(TapScore.tapsOnClicks(leftovers + onClicks, tapProfile: Self.tapProfile, fillsEmptyBeat: fills) == [4, 5, 6])
+        let fills = { TapScore.fillsAnEmptyBeat($0, tapTimes: taps.map(\.time), intervals: rhythm) }
+        #expect(TapScore.tapsOnClicks(leftovers + onClicks, tapProfile: Self.tapProfile, isInEmptyBeat: fills) == [4, 5, 6])
         // The whole classification takes them back, and the clicks' leftovers stay.
         let detection = TapOnsetDetection(onsets: taps, stimulusOnsets: leftovers + onClicks).classified(cut: 0.5)
         #expect(detection.onsets.count == 16)
@@ -150,8 +150,8 @@ import TapAudio
         let (taps, onClicks) = tapsOnThreeClicks(missing: [4, 8, 12])
         let tapLike = (0..<3).map { onset(1.3 + Double($0) * 1.2, profile: shifted(Self.tapProfile, by: 0.3), strength: -40) }
         let rhythm = TapScore.singleBeatIntervals(TapScore.localIntervals(taps, anchors: Array(taps.indices), voidedBy: []))
-        let fills = { TapScore.fillsAnEmptyBeat($0, tapTimes: taps.map(\.time), rhythm: rhythm) }
-        #expect(TapScore.tapsOnClicks(tapLike + onClicks, tapProfile: Self.tapProfile, fillsEmptyBeat: fills).isEmpty)
+        let fills = { TapScore.fillsAnEmptyBeat($0, tapTimes: taps.map(\.time), intervals: rhythm) }
+        #expect(TapScore.tapsOnClicks(tapLike + onClicks, tapProfile: Self.tapProfile, isInEmptyBeat: fills).isEmpty)
     }
 
     @Test func anEmptyBeatHasNoTapWithinAnIntervalAndANeighbourOnTheBeat() {
@@ -160,7 +160,7 @@ import TapAudio
         let rhythm = TapScore.singleBeatIntervals(TapScore.localIntervals(onsets, anchors: Array(onsets.indices), voidedBy: []))
         // The gap's intervals (1.2 s, 1.8 s) are not beats of the rhythm.
         #expect(rhythm.intervals.allSatisfy { abs($0 - 0.6) < 1e-9 })
-        let fills = { TapScore.fillsAnEmptyBeat($0, tapTimes: taps, rhythm: rhythm) }
+        let fills = { TapScore.fillsAnEmptyBeat($0, tapTimes: taps, intervals: rhythm) }
         #expect(fills(3.4))                  // the missing beat 4
         #expect(fills(3.4 + 0.08))           // within the tolerance (0.09 s)
         #expect(!fills(3.4 + 0.11))          // beyond it
@@ -175,7 +175,46 @@ import TapAudio
         let unsteadyOnsets = unsteady.map { onset($0) }
         let unsteadyRhythm = TapScore.singleBeatIntervals(TapScore.localIntervals(unsteadyOnsets, anchors: Array(unsteadyOnsets.indices),
                                                                                   voidedBy: []))
-        #expect(!TapScore.fillsAnEmptyBeat(unsteady[4] + 0.6, tapTimes: unsteady, rhythm: unsteadyRhythm))
+        #expect(!TapScore.fillsAnEmptyBeat(unsteady[4] + 0.6, tapTimes: unsteady, intervals: unsteadyRhythm))
+    }
+
+    @Test func ofThreeEmptyBeatsInARowTheMiddleOneIsNotFilled() {
+        let taps = (0..<16).filter { ![4, 5, 6].contains($0) }.map { 1 + Double($0) * 0.6 }
+        let onsets = taps.map { onset($0) }
+        let rhythm = TapScore.singleBeatIntervals(TapScore.localIntervals(onsets, anchors: Array(onsets.indices), voidedBy: []))
+        let fills = { TapScore.fillsAnEmptyBeat($0, tapTimes: taps, intervals: rhythm) }
+        #expect(fills(3.4) && !fills(4.0) && fills(4.6))
+    }
+
+    @Test func theMarginOverTheSetAsideSoundsMedianIsTwoDecibels() {
+        // Three alike sounds 0, 0.5 and 1 dB from the taps' profile, and four leftovers D dB
+        // from it along the same line: the set-aside sounds' median lies D dB from the taps.
+        // The sound 1 dB from the taps lies D − 1 dB from that median: taken at D = 4.1 (3.1 ≥
+        // 1 + 2), not at D = 3.9.
+        let onClicks = [0.0, 0.5, 1.0].enumerated().map { position, distance in
+            onset(4.0 + 1.2 * Double(position), profile: shifted(Self.tapProfile, by: distance))
+        }
+        func leftovers(_ distance: Double) -> [Onset] {
+            (0..<4).map { onset(1.3 + Double($0) * 1.2, profile: shifted(Self.tapProfile, by: distance), strength: -40) }
+        }
+        let everywhere: (Double) -> Bool = { _ in true }
+        let far = TapScore.tapsOnClicks(leftovers(4.1) + onClicks, tapProfile: Self.tapProfile, isInEmptyBeat: everywhere)
+        let near = TapScore.tapsOnClicks(leftovers(3.9) + onClicks, tapProfile: Self.tapProfile, isInEmptyBeat: everywhere)
+        #expect(far == [4, 5, 6])
+        #expect(near == [4, 5])
+        // Not in an empty beat, none of them.
+        #expect(TapScore.tapsOnClicks(leftovers(4.1) + onClicks, tapProfile: Self.tapProfile).isEmpty)
+    }
+
+    @Test func aTapWithoutAFiniteTimeDoesNotStopTheRhythm() {
+        // A tap a script made without a time leaves the rhythm read from the others.
+        var (taps, onClicks) = tapsOnThreeClicks(missing: [4, 8, 12])
+        taps[0].time = .nan
+        let rhythm = TapScore.singleBeatIntervals(TapScore.localIntervals(taps, anchors: Array(taps.indices), voidedBy: []))
+        #expect(rhythm.intervals.allSatisfy { $0.isFinite })
+        #expect(TapScore.singleBeatIntervals(([0, .infinity], [.nan, .infinity])).intervals.isEmpty)
+        let detection = TapOnsetDetection(onsets: taps, stimulusOnsets: leftovers + onClicks).classified(cut: 0.5)
+        #expect(onClicks.allSatisfy { onClick in detection.onsets.contains { $0.time == onClick.time } })
     }
 }
 
