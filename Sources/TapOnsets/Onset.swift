@@ -137,3 +137,30 @@ public struct OnsetFeatures: Sendable, Equatable, Codable {
                   onEarlierSound: try container.decodeIfPresent(Bool.self, forKey: .onEarlierSound) ?? false)
     }
 }
+
+extension OnsetFeatures {
+    /// These features without the values that are not numbers (infinite or NaN), as an onset
+    /// a script made may hold: nil where one of the four the tap score always reads (sustained
+    /// SNR, attack, height over the mask, decay) is one; otherwise the optional measurements
+    /// that are not numbers, and a band profile with any band that is not, become nil. The
+    /// detector's own features are numbers throughout and come back unchanged.
+    var measurable: OnsetFeatures? {
+        guard sustainedSNR.isFinite, attackDuration.isFinite, aboveMaskDB.isFinite, decayDB.isFinite else { return nil }
+        var features = self
+        if spectralCentroid?.isFinite == false { features.spectralCentroid = nil }
+        if spectralFlatness?.isFinite == false { features.spectralFlatness = nil }
+        if soundCentroid?.isFinite == false { features.soundCentroid = nil }
+        if bandProfile?.allSatisfy(\.isFinite) == false { features.bandProfile = nil }
+        return features
+    }
+}
+
+extension Onset {
+    /// The onset with only measurable features (`OnsetFeatures.measurable`).
+    var measurable: Onset {
+        var onset = self
+        onset.features = features?.measurable
+        return onset
+    }
+}
+

@@ -58,9 +58,23 @@ public struct TapOnsetDetection: Sendable, Equatable {
     /// alignment markers (``StimulusMarkers``), the clicks of a count-in (``CountInClicks``) and
     /// the sounds that copy the clicks set aside (``ClickCopies``) join them (a count-in click
     /// already there, found on the click grid, is not listed twice).
+    ///
+    /// Onsets a script made may hold values that are not numbers: features that are not are
+    /// dropped, and a sound without a finite time, which has no
+    /// place in the taps' rhythm, is another sound (score 0); a stimulus onset without one
+    /// stays a stimulus onset but sets nothing aside.
     public func classified(cut: Double) -> TapOnsetDetection {
         var copy = self
-        let classification = TapScore.classify(onsets + otherOnsets, takingTapsOnClicksFrom: stimulusOnsets, cut: cut)
+        let sounds = (onsets + otherOnsets).map(\.measurable)
+        let unplaced = sounds.filter { !$0.time.isFinite }.map { onset -> Onset in
+            var unplaced = onset
+            unplaced.tapScore = 0
+            unplaced.kind = .other
+            return unplaced
+        }
+        let allStimulus = stimulusOnsets.map(\.measurable)
+        let stimulusOnsets = allStimulus.filter(\.time.isFinite)
+        let classification = TapScore.classify(sounds.filter(\.time.isFinite), takingTapsOnClicksFrom: stimulusOnsets, cut: cut)
         var scored = classification.sounds
         let stimulus = classification.stimulus
         let stimulusTimes = stimulus.map(\.time).sorted()
@@ -78,8 +92,9 @@ public struct TapOnsetDetection: Sendable, Equatable {
         let kept = scored.indices.filter { !markerIndices.contains($0) && !countInIndices.contains($0) && !copyIndices.contains($0) }
             .map { scored[$0] }
         copy.onsets = kept.filter { $0.kind == .tap }
-        copy.otherOnsets = kept.filter { $0.kind == .other }
-        copy.stimulusOnsets = (stimulus + markers + countIn + copies).sorted { $0.time < $1.time }
+        copy.otherOnsets = kept.filter { $0.kind == .other } + unplaced
+        copy.stimulusOnsets = ((stimulus + markers + countIn + copies).sorted { $0.time < $1.time }
+            + allStimulus.filter { !$0.time.isFinite })
             .map { var onset = $0; onset.kind = .stimulus; return onset }
         return copy
     }

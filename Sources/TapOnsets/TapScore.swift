@@ -88,7 +88,29 @@ public enum TapScore {
     /// `onsets` in time order: ``OnsetKind/tap`` at or above `cut`, ``OnsetKind/other`` below.
     /// `stimulusTimes` (any order) are the stimulus onsets set aside in the same recording:
     /// they keep the taps' rhythm where a tap was reported as the click it merged with.
+    ///
+    /// Onsets a script made may hold values that are not numbers: features that are not are
+    /// dropped, and an onset without a finite time, which has no place in the taps' rhythm,
+    /// is another sound (score 0). Stimulus times that are not numbers are ignored.
     public static func classify(_ onsets: [Onset], cut: Double, stimulusTimes: [Seconds] = []) -> [Onset] {
+        let measurable = onsets.map(\.measurable)
+        let stimulusTimes = stimulusTimes.filter(\.isFinite)
+        let placed = measurable.indices.filter { measurable[$0].time.isFinite }
+        guard placed.count < onsets.count else { return classifyPlaced(measurable, cut: cut, stimulusTimes: stimulusTimes) }
+        var result = measurable.map { onset -> Onset in
+            var unplaced = onset
+            unplaced.tapScore = 0
+            unplaced.kind = .other
+            return unplaced
+        }
+        for (position, scored) in classifyPlaced(placed.map { measurable[$0] }, cut: cut, stimulusTimes: stimulusTimes).enumerated() {
+            result[placed[position]] = scored
+        }
+        return result
+    }
+
+    /// ``classify(_:cut:stimulusTimes:)`` of onsets with finite times and measurable features.
+    private static func classifyPlaced(_ onsets: [Onset], cut: Double, stimulusTimes: [Seconds]) -> [Onset] {
         let own = onsets.map { $0.features.map(ownScore) ?? 1 }
         let candidates = onsets.indices.filter { own[$0] >= 0.5 }.map { onsets[$0].strength }.sorted(by: >)
         let reference = candidates.count >= 2 ? candidates[1] : candidates.first

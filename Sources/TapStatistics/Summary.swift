@@ -42,7 +42,8 @@ public struct Summary: Sendable, Equatable, Codable {
     ///
     /// - Parameter values: The sample, in any order. Every value must be finite: NaN or
     ///   infinity is a precondition failure, so filter missing data out first
-    ///   (`values.filter(\.isFinite)`).
+    ///   (`values.filter(\.isFinite)`). Values so far apart that their squared deviations
+    ///   pass the largest Double give an infinite standard deviation, error and interval.
     /// - Returns: `nil` for an empty sample.
     public init?(_ values: [Double]) {
         guard !values.isEmpty else { return nil }
@@ -98,13 +99,19 @@ public struct Summary: Sendable, Equatable, Codable {
         let n = Double(values.count)
         var sum = 0.0
         for value in values { sum += value }
-        let firstEstimate = sum / n
+        var firstEstimate = sum / n
+        // Values near the largest Double can sum past it; their shares cannot.
+        if !firstEstimate.isFinite { firstEstimate = values.reduce(0) { $0 + $1 / n } }
         var deviationSum = 0.0
         var squaredSum = 0.0
         for value in values {
             let deviation = value - firstEstimate
             deviationSum += deviation
             squaredSum += deviation * deviation
+        }
+        // Deviations too large to square make the spread infinite, never not a number.
+        guard deviationSum.isFinite, squaredSum.isFinite else {
+            return (Swift.min(Swift.max(firstEstimate, minimum), maximum), .infinity)
         }
         let mean = Swift.min(Swift.max(firstEstimate + deviationSum / n, minimum), maximum)
         return (mean, Swift.max(squaredSum - deviationSum * deviationSum / n, 0))

@@ -47,6 +47,21 @@ struct SummaryTests {
         #expect(Summary([]) == nil)
     }
 
+    @Test("values near the largest Double: an infinite spread, a mean among them, no crash")
+    func extremeValues() throws {
+        // Their sum, and their deviations' squares, pass the largest Double.
+        let summary = try #require(Summary([1.7e308, 1.6e308, -1e300]))
+        #expect(summary.mean.isFinite && summary.mean > 1e307 && summary.mean <= 1.7e308)
+        #expect(summary.standardDeviation == .infinity && summary.standardError == .infinity)
+        #expect(summary.confidenceInterval95 == -Double.infinity ... .infinity)
+        #expect(summary.median == 1.6e308)
+        let wide = try #require(Summary([1.7e308, -1.7e308]))
+        #expect(wide.mean.isFinite && wide.standardDeviation == .infinity)
+        // Ordinary values are summarised as before.
+        let ordinary = try #require(Summary([1, 2, 3, 4]))
+        #expect(ordinary.mean == 2.5 && abs(ordinary.standardDeviation! - 1.2909944487358056) < 1e-15)
+    }
+
     @Test("one value: location only, no spread-based fields")
     func singleValue() throws {
         let summary = try #require(Summary([-0.25]))
