@@ -162,5 +162,14 @@ extension Onset {
         onset.features = features?.measurable
         return onset
     }
+
+    /// The onset as the classification leaves one without a finite time, which has no place
+    /// in the taps' rhythm: another sound, score 0.
+    var unplaced: Onset {
+        var onset = self
+        onset.tapScore = 0
+        onset.kind = .other
+        return onset
+    }
 }
 

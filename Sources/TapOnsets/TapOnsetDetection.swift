@@ -66,12 +66,7 @@ public struct TapOnsetDetection: Sendable, Equatable {
     public func classified(cut: Double) -> TapOnsetDetection {
         var copy = self
         let sounds = (onsets + otherOnsets).map(\.measurable)
-        let unplaced = sounds.filter { !$0.time.isFinite }.map { onset -> Onset in
-            var unplaced = onset
-            unplaced.tapScore = 0
-            unplaced.kind = .other
-            return unplaced
-        }
+        let unplaced = sounds.filter { !$0.time.isFinite }.map(\.unplaced)
         let allStimulus = stimulusOnsets.map(\.measurable)
         let stimulusOnsets = allStimulus.filter(\.time.isFinite)
         let classification = TapScore.classify(sounds.filter(\.time.isFinite), takingTapsOnClicksFrom: stimulusOnsets, cut: cut)

@@ -62,16 +62,10 @@ extension TapScore {
                   profileDistance(profile, median) <= maskedTapProfileDistance else { continue }
             let score = scoreButForMask(features) * levels[index]
             guard score >= outsiderReferenceScore else { continue }
-            let time = onsets[index].time
-            let next = tapTimes.firstIndex(notBelow: time)
-            guard next > 0, next < tapTimes.count, filling[next] == nil,
-                  let local = localRhythm(at: time, starts: rhythm.starts, intervals: rhythm.intervals)
-            else { continue }
-            let interval = local.interval, tolerance = local.tolerance
-            guard local.isSteady,
-                  abs(time - tapTimes[next - 1] - interval) <= tolerance,
-                  abs(tapTimes[next] - time - interval) <= tolerance else { continue }
-            filling[next] = (index, score)
+            guard let gap = steadyGap(at: onsets[index].time, tapTimes: tapTimes, rhythm: rhythm), filling[gap.next] == nil,
+                  abs(gap.before - gap.rhythm.interval) <= gap.rhythm.tolerance,
+                  abs(gap.after - gap.rhythm.interval) <= gap.rhythm.tolerance else { continue }
+            filling[gap.next] = (index, score)
         }
         return filling.values.sorted { $0.index < $1.index }
     }

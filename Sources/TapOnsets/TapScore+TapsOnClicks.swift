@@ -128,14 +128,13 @@ extension TapScore {
         return (alone, stimulus)
     }
 
-    /// The finite intervals of `rhythm` (from `localIntervals`) no longer than
+    /// The intervals of `rhythm` (from `localIntervals`) no longer than
     /// ``singleBeatIntervalBound`` times their median, with where each starts: the tapper's
     /// beats, without the gaps where a beat went untapped or undetected. (`maskedTaps` reads
     /// the rhythm with its gaps: it fills a beat only between two taps one interval away.)
     static func singleBeatIntervals(_ rhythm: (starts: [Seconds], intervals: [Seconds])) -> (starts: [Seconds], intervals: [Seconds]) {
-        let finite = rhythm.intervals.indices.filter { rhythm.starts[$0].isFinite && rhythm.intervals[$0].isFinite }
-        guard let median = Summary(finite.map { rhythm.intervals[$0] })?.median else { return ([], []) }
-        let kept = finite.filter { rhythm.intervals[$0] <= singleBeatIntervalBound * median }
+        guard let median = Summary(rhythm.intervals)?.median else { return rhythm }
+        let kept = rhythm.intervals.indices.filter { rhythm.intervals[$0] <= singleBeatIntervalBound * median }
         return (kept.map { rhythm.starts[$0] }, kept.map { rhythm.intervals[$0] })
     }
 
@@ -147,12 +146,9 @@ extension TapScore {
     /// beat is enough, so each of two empty beats in a row is filled; of three or more in a
     /// row, only the first and the last.
     static func fillsAnEmptyBeat(_ time: Seconds, tapTimes: [Seconds], intervals: (starts: [Seconds], intervals: [Seconds])) -> Bool {
-        let next = tapTimes.firstIndex(notBelow: time)
-        guard next > 0, next < tapTimes.count,
-              let local = localRhythm(at: time, starts: intervals.starts, intervals: intervals.intervals), local.isSteady else { return false }
-        let before = time - tapTimes[next - 1], after = tapTimes[next] - time
-        let interval = local.interval, tolerance = local.tolerance
-        return before >= interval - tolerance && after >= interval - tolerance
-            && (abs(before - interval) <= tolerance || abs(after - interval) <= tolerance)
+        guard let gap = steadyGap(at: time, tapTimes: tapTimes, rhythm: intervals) else { return false }
+        let interval = gap.rhythm.interval, tolerance = gap.rhythm.tolerance
+        return gap.before >= interval - tolerance && gap.after >= interval - tolerance
+            && (abs(gap.before - interval) <= tolerance || abs(gap.after - interval) <= tolerance)
     }
 }

@@ -90,19 +90,15 @@ public enum TapScore {
     /// they keep the taps' rhythm where a tap was reported as the click it merged with.
     ///
     /// Onsets a script made may hold values that are not numbers: features that are not are
-    /// dropped, and an onset without a finite time, which has no place in the taps' rhythm,
-    /// is another sound (score 0). Stimulus times that are not numbers are ignored.
+    /// dropped, a level that is not one scores as no evidence either way (level membership 1),
+    /// and an onset without a finite time, which has no place in the taps' rhythm, is another
+    /// sound (score 0). Stimulus times that are not numbers are ignored.
     public static func classify(_ onsets: [Onset], cut: Double, stimulusTimes: [Seconds] = []) -> [Onset] {
         let measurable = onsets.map(\.measurable)
         let stimulusTimes = stimulusTimes.filter(\.isFinite)
         let placed = measurable.indices.filter { measurable[$0].time.isFinite }
         guard placed.count < onsets.count else { return classifyPlaced(measurable, cut: cut, stimulusTimes: stimulusTimes) }
-        var result = measurable.map { onset -> Onset in
-            var unplaced = onset
-            unplaced.tapScore = 0
-            unplaced.kind = .other
-            return unplaced
-        }
+        var result = measurable.map(\.unplaced)
         for (position, scored) in classifyPlaced(placed.map { measurable[$0] }, cut: cut, stimulusTimes: stimulusTimes).enumerated() {
             result[placed[position]] = scored
         }
@@ -112,12 +108,14 @@ public enum TapScore {
     /// ``classify(_:cut:stimulusTimes:)`` of onsets with finite times and measurable features.
     private static func classifyPlaced(_ onsets: [Onset], cut: Double, stimulusTimes: [Seconds]) -> [Onset] {
         let own = onsets.map { $0.features.map(ownScore) ?? 1 }
-        let candidates = onsets.indices.filter { own[$0] >= 0.5 }.map { onsets[$0].strength }.sorted(by: >)
+        // A level that is not a number (an onset a script made) is no evidence either way, and
+        // neither it nor an infinite one is the reference.
+        let candidates = onsets.indices.filter { own[$0] >= 0.5 }.map { onsets[$0].strength }.filter { !$0.isNaN && $0 < .infinity }.sorted(by: >)
         let reference = candidates.count >= 2 ? candidates[1] : candidates.first
         let pairs = pressReleasePairs(onsets, own: own)
         let releases = Set(pairs.map(\.release))
         let paired = releases.union(trainMembers(onsets)).union(syllablePulses(onsets))
-        let levels = onsets.map { onset in reference.map { levelScore(strength: onset.strength, reference: $0) } ?? 1 }
+        let levels = onsets.map { onset in onset.strength.isNaN ? 1 : reference.map { levelScore(strength: onset.strength, reference: $0) } ?? 1 }
         let scores = onsets.indices.map { own[$0] * levels[$0] * (paired.contains($0) ? pairFactor : 1) }
         // The reference is what scores as a tap at the default cut, whatever `cut` is: a sweep
         // of the cut must not change the scores it sweeps over.
@@ -501,8 +499,6 @@ public enum TapScore {
         let voidingTimes = voidedBy.map { onsets[$0].time }.sorted()
         var starts: [Seconds] = [], intervals: [Seconds] = []
         for (start, end) in zip(anchors, anchors.dropFirst()).map({ (onsets[$0].time, onsets[$1].time) }) {
-            // A time that is not a number (an onset a script made) spans no interval.
-            guard start.isFinite, end.isFinite else { continue }
             let voiding = voidingTimes.firstIndex(notBelow: start)
             if voiding < voidingTimes.count && voidingTimes[voiding] < end { continue }
             starts.append(start)
@@ -555,6 +551,19 @@ public enum TapScore {
         let before: [Int] = (0..<position).reversed().lazy.filter { !isOwn($0) }.prefix(4).reversed()
         let after: [Int] = Array((position..<intervals.count).lazy.filter { !isOwn($0) }.prefix(4))
         return Summary((before + after).map { intervals[$0] }).map(LocalRhythm.init)
+    }
+
+    /// The gap between the taps (`tapTimes`, in time order) that a sound at `time` falls in:
+    /// the index of the tap after it, how long after the tap before it and how long before the
+    /// tap after it the sound lies, and the rhythm of `rhythm` (from `localIntervals`) read
+    /// there; nil without a tap on each side, or where that rhythm is not steady. Where a beat
+    /// is empty is each rule's own test (`maskedTaps`, `fillsAnEmptyBeat`).
+    static func steadyGap(at time: Seconds, tapTimes: [Seconds], rhythm: (starts: [Seconds], intervals: [Seconds]))
+        -> (next: Int, before: Seconds, after: Seconds, rhythm: LocalRhythm)? {
+        let next = tapTimes.firstIndex(notBelow: time)
+        guard next > 0, next < tapTimes.count,
+              let local = localRhythm(at: time, starts: rhythm.starts, intervals: rhythm.intervals), local.isSteady else { return nil }
+        return (next, time - tapTimes[next - 1], tapTimes[next] - time, local)
     }
 
     /// A tapper's rhythm around one time, from the local intervals there

@@ -58,9 +58,13 @@ import Testing
                                               stimulusOnsets: clicks)
             for cut in [0.05, 0.5, 0.9] {
                 let classified = detection.classified(cut: cut)
-                #expect(classified.allOnsets.count == sounds.count + clicks.count, "round \(round), cut \(cut)")
-                #expect(classified.onsets.allSatisfy { $0.kind == .tap } && classified.otherOnsets.allSatisfy { $0.kind == .other }
-                        && classified.stimulusOnsets.allSatisfy { $0.kind == .stimulus }, "round \(round), cut \(cut)")
+                // Every onset comes back, at its own time (compared bit for bit: NaN too).
+                let timesIn = (sounds + clicks).map(\.time.bitPattern).sorted()
+                let timesOut = [classified.onsets, classified.otherOnsets, classified.stimulusOnsets].joined().map(\.time.bitPattern).sorted()
+                #expect(timesOut == timesIn, "round \(round), cut \(cut)")
+                // Every score is a number between 0 and 1.
+                #expect(classified.onsets.allSatisfy { (0...1).contains($0.tapScore) }
+                        && classified.otherOnsets.allSatisfy { (0...1).contains($0.tapScore) }, "round \(round), cut \(cut)")
             }
         }
     }
