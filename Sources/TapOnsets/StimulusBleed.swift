@@ -189,7 +189,8 @@ func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration:
         try detectTapOnsetsInOneBand(source, configuration: high, bleed: bleed, stimulus: nil,
                                      stimulusConfiguration: stimulusConfiguration)
     }
-    return bleed == .keep ? completed : completed.settingAsideClickFamilies()
+    let settled = bleed == .keep ? completed : completed.settingAsideClickFamilies()
+    return configuration.fillsEmptyBeats ? settled.fillingEmptyBeats(cut: configuration.minimumTapScore) : settled
 }
 
 /// `detection` (in the configured band), or the detection again in a higher band where

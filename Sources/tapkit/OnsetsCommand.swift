@@ -36,6 +36,11 @@ struct OnsetsCommand: ParsableCommand {
             measured, as is a sound it hears alone in a beat a steady rhythm leaves empty; \
             stderr says how many (Docs/robustness.md, "Taps heard in a high band"). \
             Neither where a --stimulus file's bleed was subtracted, nor with --fixed-band.
+
+            Last, a sound that spreads its power over the octave bands as the taps do, and \
+            fills a beat their steady rhythm leaves empty, is a tap with a score of 0.5 whatever \
+            it scored on its own: a tap that rings long (Docs/algorithms.md, "A sound like the \
+            taps in an empty beat").
             """)
 
     @Argument(help: "Audio files (any format libsndfile reads).")
