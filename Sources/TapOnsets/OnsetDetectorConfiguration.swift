@@ -72,11 +72,12 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     public var choosesDetectionBand = true
 
     /// Whether another sound that spreads its power over the octave bands as the recording's
-    /// taps do, and fills a beat their steady rhythm leaves empty, is taken for a tap whatever
-    /// it scored (a tap that rings long; `TapScore.tapsInEmptyBeats`, Docs/algorithms.md, "A
-    /// sound like the taps in an empty beat"). Applies as ``calibratesQuietTaps`` does. Off,
-    /// the taps are those their sound alone and the other rules give: for an analysis that
-    /// must not infer a tap from the rhythm it measures.
+    /// taps do, and fills a beat their steady rhythm leaves empty, scores 0.5 whatever it
+    /// scored on its own, a tap at the default cut (a tap that rings long;
+    /// `TapScore.tapsInEmptyBeats`, Docs/algorithms.md, "A sound like the taps in an empty
+    /// beat"). Applies as ``calibratesQuietTaps`` does; not on a drum kit completed from the
+    /// spectral flux. Off (`--no-empty-beats`), the taps are those their sound and the other
+    /// rules give: for an analysis that must not infer a tap from the rhythm it measures.
     public var fillsEmptyBeats = true
 
     /// Onsets whose peak falls within this time from the start of the recording are dropped:

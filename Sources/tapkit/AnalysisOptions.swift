@@ -25,6 +25,9 @@ struct OnsetOptions: ParsableArguments {
     @Flag(help: "Detect in the configured band only (a 400 Hz high-pass): never in a higher band chosen where music or speech drowns the taps, nor with taps added from an 8 kHz high-pass, so that strengths and features compare across recordings.")
     var fixedBand = false
 
+    @Flag(help: "Never take a sound for a tap because it sounds like the taps and fills a beat their steady rhythm leaves empty (a tap that rings long then stays among the other sounds): for an analysis of that rhythm.")
+    var noEmptyBeats = false
+
     func detectorConfiguration() throws -> OnsetDetectorConfiguration {
         guard var configuration = OnsetDetectorConfiguration.preset(named: preset) else {
             throw ValidationError("unknown preset '\(preset)'; choose one of \(OnsetDetectorConfiguration.presetNames.joined(separator: ", "))")
@@ -38,6 +41,7 @@ struct OnsetOptions: ParsableArguments {
             configuration.minimumTapScore = minScore
         }
         configuration.choosesDetectionBand = !fixedBand
+        configuration.fillsEmptyBeats = !noEmptyBeats
         return configuration
     }
 

@@ -38,9 +38,9 @@ struct OnsetsCommand: ParsableCommand {
             Neither where a --stimulus file's bleed was subtracted, nor with --fixed-band.
 
             Last, a sound that spreads its power over the octave bands as the taps do, and \
-            fills a beat their steady rhythm leaves empty, is a tap with a score of 0.5 whatever \
-            it scored on its own: a tap that rings long (Docs/algorithms.md, "A sound like the \
-            taps in an empty beat").
+            fills a beat their steady rhythm leaves empty, scores 0.5 whatever it scored on its \
+            own, a tap at the default cut: a tap that rings long (Docs/algorithms.md, "A sound \
+            like the taps in an empty beat"). Not with --no-empty-beats.
             """)
 
     @Argument(help: "Audio files (any format libsndfile reads).")

@@ -31,56 +31,65 @@ import TapAudio
         (0..<12).filter { !missing.contains($0) }.map { onset(1 + Double($0) * 0.6, score: 0.99) }
     }
 
+    /// `TapScore.tapsInEmptyBeats` with nothing heard but the taps.
+    func taken(_ candidates: [Onset], taps: [Onset]) -> [Int] {
+        TapScore.tapsInEmptyBeats(candidates: candidates, taps: taps, heard: [])
+    }
+
     /// Eight knocks between the beats (0.3 s past them), unlike the taps.
     var knocks: [Onset] { (0..<8).map { onset(1.3 + Double($0) * 0.6, profile: Self.knockProfile) } }
 
     @Test func aSoundLikeTheTapsInTheEmptyBeatIsATap() {
-        #expect(TapScore.tapsInEmptyBeats(others: knocks + [onset(4.0)], taps: taps()) == [8])
+        #expect(taken(knocks + [onset(4.0)], taps: taps()) == [8])
         // Within 8 dB of the taps' median profile, not beyond.
-        #expect(TapScore.tapsInEmptyBeats(others: knocks + [onset(4.0, profile: shifted(Self.tapProfile, by: 7.5))],
-                                          taps: taps()) == [8])
-        #expect(TapScore.tapsInEmptyBeats(others: knocks + [onset(4.0, profile: shifted(Self.tapProfile, by: 8.5))],
-                                          taps: taps()).isEmpty)
+        #expect(taken(knocks + [onset(4.0, profile: shifted(Self.tapProfile, by: 7.5))],
+                      taps: taps()) == [8])
+        #expect(taken(knocks + [onset(4.0, profile: shifted(Self.tapProfile, by: 8.5))],
+                      taps: taps()).isEmpty)
         // Knocks are no taps wherever they sound: one in the empty beat stays a knock.
-        #expect(TapScore.tapsInEmptyBeats(others: knocks + [onset(4.0, profile: Self.knockProfile)], taps: taps()).isEmpty)
+        #expect(taken(knocks + [onset(4.0, profile: Self.knockProfile)], taps: taps()).isEmpty)
     }
 
     @Test func aBlipFarUnderTheTapsIsNoTap() {
         // The taps peak at −20 dBFS: 39 dB under them is within the level range, 41 dB is not.
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(4.0, strength: -59)], taps: taps()) == [0])
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(4.0, strength: -61)], taps: taps()).isEmpty)
+        #expect(taken([onset(4.0, strength: -59)], taps: taps()) == [0])
+        #expect(taken([onset(4.0, strength: -61)], taps: taps()).isEmpty)
     }
 
     @Test func onlyInABeatTheTapsLeftEmpty() {
         // Off the beat (0.3 s from the beats each side), or in a beat with its tap.
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(4.3)], taps: taps()).isEmpty)
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(2.8)], taps: taps()).isEmpty)
+        #expect(taken([onset(4.3)], taps: taps()).isEmpty)
+        #expect(taken([onset(2.8)], taps: taps()).isEmpty)
         // Within 15 % of the interval of the beat, not beyond.
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(4.08)], taps: taps()) == [0])
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(4.1)], taps: taps()).isEmpty)
-        // No rhythm without eight taps, and none where the taps do not keep one.
+        #expect(taken([onset(4.08)], taps: taps()) == [0])
+        #expect(taken([onset(4.1)], taps: taps()).isEmpty)
+        // No reference without eight taps (seven give no median profile), and no rhythm where
+        // the taps do not keep one.
         let seven = Array(taps().prefix(7))
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(4.0)], taps: seven).isEmpty)
+        #expect(taken([onset(4.0)], taps: seven).isEmpty)
         let unsteady = taps().enumerated().map { index, tap in onset(tap.time + (index.isMultiple(of: 2) ? 0.12 : -0.12), score: 0.99) }
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(4.0)], taps: unsteady).isEmpty)
+        #expect(taken([onset(4.0)], taps: unsteady).isEmpty)
     }
 
     @Test func oneSoundFillsOneBeat() {
         // The tap and what rings after it in the same beat: the earlier only.
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(4.05), onset(3.98)], taps: taps()) == [1])
+        #expect(taken([onset(4.05), onset(3.98)], taps: taps()) == [1])
         // Two empty beats in a row are each filled.
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(4.6), onset(4.0)], taps: taps(missing: [5, 6])) == [1, 0])
+        #expect(taken([onset(4.6), onset(4.0)], taps: taps(missing: [5, 6])) == [1, 0])
     }
 
     @Test func aSoundAsNearTheOtherSoundsAsTheTapsStays() {
         // Eight other sounds 1 dB from the taps' profile: the recording's other sounds sound
         // like its taps, and a sound 0.5 dB from the taps is not 2 dB nearer them.
         let alike = (0..<8).map { onset(1.3 + Double($0) * 0.6, profile: shifted(Self.tapProfile, by: 1)) }
-        #expect(TapScore.tapsInEmptyBeats(others: alike + [onset(4.0, profile: shifted(Self.tapProfile, by: -0.5))],
-                                          taps: taps()).isEmpty)
-        // Seven measured, itself included, are too few to say what else sounds here: it is taken.
-        #expect(TapScore.tapsInEmptyBeats(others: Array(alike.prefix(6)) + [onset(4.0, profile: shifted(Self.tapProfile, by: -0.5))],
-                                          taps: taps()) == [6])
+        #expect(taken(alike + [onset(4.0, profile: shifted(Self.tapProfile, by: -0.5))],
+                      taps: taps()).isEmpty)
+        // Eight measured with itself (seven others) are enough; seven with itself are too few to
+        // say what else sounds here, and it is taken.
+        #expect(taken(Array(alike.prefix(7)) + [onset(4.0, profile: shifted(Self.tapProfile, by: -0.5))],
+                      taps: taps()).isEmpty)
+        #expect(taken(Array(alike.prefix(6)) + [onset(4.0, profile: shifted(Self.tapProfile, by: -0.5))],
+                      taps: taps()) == [6])
     }
 
     @Test func soundsWithoutAPlaceOrAProfileAreNotCandidates() {
@@ -90,28 +99,71 @@ import TapAudio
         unmeasured.features = nil
         var silent = onset(4.0)
         silent.strength = -.infinity
-        #expect(TapScore.tapsInEmptyBeats(others: [unplaced, unmeasured, silent], taps: taps()).isEmpty)
+        #expect(taken([unplaced, unmeasured, silent], taps: taps()).isEmpty)
         var withUnplacedTap = taps()
         withUnplacedTap[0].time = .infinity
-        #expect(TapScore.tapsInEmptyBeats(others: [onset(4.0)], taps: withUnplacedTap) == [0])
+        #expect(taken([onset(4.0)], taps: withUnplacedTap) == [0])
+    }
+
+    @Test func theTapsMedianLevelAndTheBandDetectedInJudge() {
+        // Two taps at 0 dBFS, the others at −20: 40 dB under the median (−20), not under
+        // their mean (−16.4) nor the loudest.
+        let varied = taps().enumerated().map { index, tap in
+            var tap = tap
+            tap.strength = index < 2 ? 0 : -20
+            return tap
+        }
+        #expect(taken([onset(4.0, strength: -59)], taps: varied) == [0])
+        #expect(taken([onset(4.0, strength: -61)], taps: varied).isEmpty)
+        // Taps the 8 kHz band added, profiled over fewer bands, keep the rhythm but are not the
+        // reference: with three of them among the taps the rule still runs.
+        let withHighBand = taps().enumerated().map { index, tap in
+            guard index.isMultiple(of: 4) else { return tap }
+            var high = onset(tap.time, profile: [-1, -6], score: 0.95)
+            high.highBandCutoff = 8_000
+            return high
+        }
+        #expect(taken([onset(4.0)], taps: withHighBand) == [0])
+        // Nor is a candidate of the high band.
+        var highCandidate = onset(4.0)
+        highCandidate.highBandCutoff = 8_000
+        #expect(taken([highCandidate], taps: taps()).isEmpty)
+    }
+
+    @Test func aBeatWithASoundReportedAsATapIsNotEmpty() {
+        // A sound under the reference score reported as a tap (a lower cut, a drum kit's flux
+        // hit) keeps its beat.
+        #expect(TapScore.tapsInEmptyBeats(candidates: [onset(4.0)], taps: taps(), heard: [4.03]).isEmpty)
+        #expect(TapScore.tapsInEmptyBeats(candidates: [onset(4.0)], taps: taps(), heard: [3.4, 4.6]) == [0])
     }
 
     @Test func theTakenSoundJoinsTheTapsAtTheReferenceScore() throws {
-        let withOthers = TapOnsetDetection(onsets: taps(), otherOnsets: knocks + [onset(4.0, score: 0.25)])
+        let click = onset(4.3, score: 1)
+        let withOthers = TapOnsetDetection(onsets: taps(), otherOnsets: knocks + [onset(4.0, score: 0.25)], stimulusOnsets: [click])
         let filled = withOthers.fillingEmptyBeats(cut: 0.5)
         #expect(filled.onsets.count == 12)
-        #expect(filled.otherOnsets.count == 8)
+        #expect(filled.otherOnsets.map(\.time) == knocks.map(\.time))
+        #expect(filled.stimulusOnsets == [click])
         let taken = try #require(filled.onsets.first { $0.time == 4.0 })
         #expect(taken.kind == .tap && taken.tapScore == 0.5)
         #expect(filled.onsets.map(\.time) == filled.onsets.map(\.time).sorted())
-        // A higher cut: the same score, under it. A lower cut that made a knock a tap: the
-        // same taps judge, and the knock stays a tap.
+        // A higher cut: the same score, under it; the sound stays among the others, in place.
         let high = withOthers.fillingEmptyBeats(cut: 0.8)
-        #expect(high.onsets.count == 11 && high.otherOnsets.first { $0.time == 4.0 }?.tapScore == 0.5)
-        var lowCut = TapOnsetDetection(onsets: taps() + [onset(1.3)], otherOnsets: Array(knocks.dropFirst()) + [onset(4.0, score: 0.25)])
-        lowCut.onsets[11].kind = .tap
-        let low = lowCut.fillingEmptyBeats(cut: 0.1)
-        #expect(low.onsets.count == 13 && low.onsets.first { $0.time == 4.0 }?.tapScore == 0.5)
+        #expect(high.onsets.count == 11)
+        #expect(high.otherOnsets.map(\.time) == withOthers.otherOnsets.map(\.time))
+        #expect(high.otherOnsets.last?.tapScore == 0.5)
+        // A tap scoring under 0.5 (a flux hit, a lower cut) is never a candidate, so never
+        // demoted, and keeps its beat.
+        let lowTap = onset(4.02, score: 0.3)
+        var withLowTap = withOthers
+        withLowTap.onsets = (taps() + [{ var tap = lowTap; tap.kind = .tap; return tap }()]).sorted { $0.time < $1.time }
+        let kept = withLowTap.fillingEmptyBeats(cut: 0.8)
+        #expect(kept.onsets.count == 12 && kept.onsets.contains { $0.time == 4.02 })
+        #expect(kept.otherOnsets.first { $0.time == 4.0 }?.tapScore == 0.25)
+        // Not on a drum kit completed from the flux.
+        var kit = withOthers
+        kit.densePercussionOnsets = 3
+        #expect(kit.fillingEmptyBeats(cut: 0.5) == kit)
     }
 
     /// Taps of two modes at 500 and 520 Hz and a contact burst over a quiet background, every
