@@ -9,8 +9,9 @@ extension TapScore {
     ///
     /// A tap whose modes ring for tens of milliseconds, or beat against each other, can decay
     /// less over its first 50 ms than over its first 10 and score as a sustained sound however
-    /// loud it is (the sine-burst simulator's taps at SNRs up to 39 dB, `Scripts/sine-burst-sim`). Its sound and its place still tell. A sound is taken
-    /// where all hold:
+    /// loud it is (the sine-burst simulator's taps at SNRs up to 39 dB,
+    /// `Scripts/sine-burst-sim`). Its sound and its place still tell. A sound is taken where
+    /// all hold:
     /// - it peaks no more than ``levelRange`` (the tap score's level range) under the taps'
     ///   median level: a gated background's blips lie 50–60 dB under the taps, and one can
     ///   spread its power as they do;
@@ -42,8 +43,7 @@ extension TapScore {
             .filter { candidates[$0].time.isFinite && candidates[$0].highBandCutoff == nil }
             .sorted { candidates[$0].time < candidates[$1].time }
             .compactMap { index in comparableProfile(candidates[index]).flatMap { $0.count == tapProfile.count ? (index, $0) : nil } }
-        let othersProfile = measured.count >= outsiderMinimumTaps
-            ? tapProfile.indices.map { band in Summary(measured.map { $0.profile[band] })!.median } : nil
+        let othersProfile = medianProfile(candidates, taps: measured.map(\.index))
         let rhythm = singleBeatIntervals(localIntervals(taps, anchors: Array(taps.indices), voidedBy: []))
         var tapTimes = Array(Set(taps.map(\.time) + heard.filter(\.isFinite))).sorted()
         var taken: [Int] = []
@@ -70,7 +70,8 @@ extension TapOnsetDetection {
     /// beats.
     func fillingEmptyBeats(cut: Double) -> TapOnsetDetection {
         guard densePercussionOnsets == nil else { return self }
-        let reference = (onsets + otherOnsets).filter { $0.tapScore >= TapScore.outsiderReferenceScore }
+        let sounds = onsets + otherOnsets
+        let reference = TapScore.referenceTaps(sounds).map { sounds[$0] }
         let candidates = otherOnsets.indices.filter { otherOnsets[$0].tapScore < TapScore.outsiderReferenceScore }
         let filling = TapScore.tapsInEmptyBeats(candidates: candidates.map { otherOnsets[$0] }, taps: reference,
                                                 heard: onsets.map(\.time))

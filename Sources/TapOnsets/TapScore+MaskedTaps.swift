@@ -71,10 +71,11 @@ extension TapScore {
     }
 
     /// The median ``OnsetFeatures/bandProfile`` of the measured `taps`, band by band; nil with
-    /// fewer than ``outsiderMinimumTaps`` measured, or profiles empty or of unequal length.
-    static func medianProfile(_ onsets: [Onset], taps: [Int]) -> [Double]? {
+    /// fewer than `fewest` measured (by default ``outsiderMinimumTaps``, what makes the taps'
+    /// reference), or profiles empty or of unequal length.
+    static func medianProfile(_ onsets: [Onset], taps: [Int], fewest: Int = outsiderMinimumTaps) -> [Double]? {
         let measured = taps.compactMap { onsets[$0].features?.bandProfile }
-        guard measured.count >= outsiderMinimumTaps, let bands = measured.first?.count, bands > 0,
+        guard measured.count >= fewest, let bands = measured.first?.count, bands > 0,
               measured.allSatisfy({ $0.count == bands }) else { return nil }
         return (0..<bands).map { band in Summary(measured.map { $0[band] })!.median }
     }

@@ -64,10 +64,9 @@ extension TapScore {
         let measured: [(index: Int, profile: [Double])] = setAside.indices.compactMap { index in
             comparableProfile(setAside[index]).flatMap { $0.count == tapProfile.count ? (index, $0) : nil }
         }
-        guard measured.count >= minimumMeasuredSetAsideSounds,
+        guard let setAsideProfile = medianProfile(setAside, taps: measured.map(\.index), fewest: minimumMeasuredSetAsideSounds),
               let level = Summary(measured.map { setAside[$0.index].strength })?.median else { return [] }
         let profiles = measured.map(\.profile)
-        let setAsideProfile = tapProfile.indices.map { band in Summary(profiles.map { $0[band] })!.median }
         return measured.indices.filter { position in
             guard setAside[measured[position].index].strength >= level + tapOnClickRiseDB else { return false }
             let toTaps = profileDistance(profiles[position], tapProfile)
