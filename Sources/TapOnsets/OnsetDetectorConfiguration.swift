@@ -62,6 +62,14 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     /// ``calibratesQuietTaps`` does.
     public var completesDensePercussion = true
 
+    /// Whether every recording is taken for dense percussion, so that its onsets are completed
+    /// from the spectral flux whatever the kit test says (with ``completesDensePercussion``;
+    /// never after a stimulus file's subtraction). For recordings known to be a drum kit: the
+    /// test reads the taps the detector found, and where the tap score keeps only some of a
+    /// kit's hits as taps (one kind, a tapper's intervals apart) it takes the kit for tapping
+    /// (Docs/robustness.md, "A second drum render").
+    public var assumesDensePercussion = false
+
     /// Whether the detection runs again in a higher band (a high-pass at 1, 2 or 4 kHz instead
     /// of ``highPassCutoff``) where the taps it found rise clearly further over the recording's
     /// other sounds there: music, speech or a loud tonal metronome filling the low and middle

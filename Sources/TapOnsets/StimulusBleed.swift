@@ -234,8 +234,9 @@ private func detectTapOnsetsInOneBand(_ source: some AudioSource & FrameReadable
     // before detection, its sounds are back in what the flux hears, and nothing marks them.
     let bleedSubtracted = detection.stimulusBleed?.status == .removed
     if configuration.completesDensePercussion, !bleedSubtracted,
-       DensePercussion.applies(to: detection.onsets, otherSounds: detection.otherOnsets.count,
-                               pressedTaps: TapScore.pressedTaps(detection.onsets + detection.otherOnsets)) {
+       configuration.assumesDensePercussion
+        || DensePercussion.applies(to: detection.onsets, otherSounds: detection.otherOnsets.count,
+                                   pressedTaps: TapScore.pressedTaps(detection.onsets + detection.otherOnsets)) {
         detection = try DensePercussion.completed(detection, source: source, configuration: configuration)
     }
     return detection

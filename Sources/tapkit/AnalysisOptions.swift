@@ -4,6 +4,11 @@ import TapKit
 extension BleedHandling: ExpressibleByArgument {}
 extension StimulusBleedMode: ExpressibleByArgument {}
 
+/// Whether a recording is taken for a drum kit (`--dense-percussion`).
+enum DensePercussionChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
 /// Options shared by the commands that detect onsets.
 struct OnsetOptions: ParsableArguments {
     @Option(help: "Onset detection preset: \(OnsetDetectorConfiguration.presetNames.joined(separator: ", ")).")
@@ -28,6 +33,9 @@ struct OnsetOptions: ParsableArguments {
     @Flag(help: "Never take a sound for a tap because it sounds like the taps and fills a beat their steady rhythm leaves empty (a tap that rings long then stays among the other sounds): for an analysis of that rhythm.")
     var noEmptyBeats = false
 
+    @Option(help: "Dense percussion (a drum kit): auto (completed from the spectral flux where the taps found look like a kit's hits), always (the recording is a kit: completed whatever the test says) or never.")
+    var densePercussion = DensePercussionChoice.auto
+
     func detectorConfiguration() throws -> OnsetDetectorConfiguration {
         guard var configuration = OnsetDetectorConfiguration.preset(named: preset) else {
             throw ValidationError("unknown preset '\(preset)'; choose one of \(OnsetDetectorConfiguration.presetNames.joined(separator: ", "))")
@@ -42,6 +50,8 @@ struct OnsetOptions: ParsableArguments {
         }
         configuration.choosesDetectionBand = !fixedBand
         configuration.fillsEmptyBeats = !noEmptyBeats
+        configuration.completesDensePercussion = densePercussion != .never
+        configuration.assumesDensePercussion = densePercussion == .always
         return configuration
     }
 

@@ -151,6 +151,25 @@ import TapAccuracy
         #expect(fixtureFile["detection_band_hz"] is NSNull)
     }
 
+    /// `--dense-percussion`: `always` completes a kit the test takes for tapping (the fixture
+    /// `Fixtures/drums/synth-kit.flac`) and says so on stderr, `never` leaves even a kit the test
+    /// knows (`Fixtures/drums/kit.flac`) as the detector found it, and `auto` is the default.
+    @Test func densePercussionCanBeAssumedOrLeftOut() throws {
+        let drums = packageRoot + "/Fixtures/drums"
+        func rows(_ result: CommandResult) -> Int { result.stdout.split(separator: "\n").count - 1 }
+        let auto = try runTapKit(["onsets", drums + "/synth-kit.flac", "--format", "csv"])
+        let always = try runTapKit(["onsets", drums + "/synth-kit.flac", "--format", "csv", "--dense-percussion", "always"])
+        #expect(auto.status == 0 && always.status == 0, "\(always.stderr)")
+        #expect(!auto.stderr.contains("dense percussion") && always.stderr.contains("dense percussion (--dense-percussion always)"), "\(always.stderr)")
+        #expect(rows(always) > rows(auto) + 10, "\(rows(auto)) and \(rows(always)) taps")
+        let kit = try runTapKit(["onsets", drums + "/kit.flac", "--format", "csv"])
+        let never = try runTapKit(["onsets", drums + "/kit.flac", "--format", "csv", "--dense-percussion", "never"])
+        #expect(kit.stderr.contains("dense percussion") && !never.stderr.contains("dense percussion"), "\(never.stderr)")
+        #expect(rows(never) < rows(kit))
+        let wrong = try runTapKit(["onsets", drums + "/kit.flac", "--dense-percussion", "sometimes"])
+        #expect(wrong.status != 0 && wrong.stderr.contains("dense-percussion"), "\(wrong.stderr)")
+    }
+
     /// Task 001_01 in `folder`: taps under music at `musicLevel` (`TapsUnderMusic`), with
     /// touches 15 ms after the taps, as a touch screen reports them, and its play order.
     static func writeTaskOfTapsUnderMusic(musicLevel: Double, in folder: String) throws {
