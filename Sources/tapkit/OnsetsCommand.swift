@@ -25,7 +25,7 @@ struct OnsetsCommand: ParsableCommand {
             ring: the hits it finds are taps, whatever their tap score, and stderr says how many \
             it added \
             (Docs/robustness.md, "Dense material"). The test reads the taps found, and a kit \
-            whose hits the tap score mostly calls other sounds can pass for tapping: give \
+            whose cymbals the detector hardly hears can pass for tapping: give \
             --dense-percussion always for a recording known to be a kit, never to leave it out.
 
             Where another sound fills the low and middle frequencies for much of a recording \
