@@ -46,9 +46,9 @@ import TapSim
     }
 
     /// `Fixtures/drums/synth-kit.flac`: 8.5 s of a kit `Scripts/drum-synth` synthesised (four on
-    /// the floor, open hats, 109.5 BPM), 36 onsets at the hits' first samples. The tap score
-    /// keeps its snares and a few hats and kicks as taps, 0.5 s and more apart and alike, so the
-    /// kit test takes it for tapping: the detector alone finds 15 of the 36 within 50 ms.
+    /// the floor, open hats, 109.5 BPM), 36 onsets at the hits' first samples. The detector
+    /// hears few of its hats, and its taps are the kicks and snares, 0.5 s and more apart and
+    /// alike, so the kit test takes it for tapping: alone it finds 15 of the 36 within 50 ms.
     /// Assumed a kit (`assumesDensePercussion`, `--dense-percussion always`) it is completed
     /// from the flux: 31 found, nothing else.
     @Test func aKitTheTestTakesForTappingIsCompletedWhenAssumed() throws {
