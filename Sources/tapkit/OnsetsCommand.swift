@@ -26,7 +26,8 @@ struct OnsetsCommand: ParsableCommand {
             it added \
             (Docs/robustness.md, "Dense material"). The test reads the taps found, and a kit \
             whose cymbals the detector hardly hears can pass for tapping: give \
-            --dense-percussion always for a recording known to be a kit, never to leave it out.
+            --dense-percussion always for a recording known to be a kit, never to leave it out. \
+            Not after a --stimulus file's subtraction (stderr says so when always was given).
 
             Where another sound fills the low and middle frequencies for much of a recording \
             (music from a loudspeaker, speech, a loud tonal metronome) and the taps found rise \
@@ -95,6 +96,10 @@ struct OnsetsCommand: ParsableCommand {
                     let why = configuration.assumesDensePercussion ? "--dense-percussion always"
                         : "taps close together that sound unlike each other, as a drum kit's hits"
                     printError("note: \(file): dense percussion (\(why)): \(found)")
+                } else if configuration.assumesDensePercussion, detection.stimulusBleed?.status == .removed {
+                    // Asked for, and not done: the flux would hear the subtracted stimulus again.
+                    printError("note: \(file): --dense-percussion always: not completed from the spectral flux after "
+                               + "the stimulus file's bleed was subtracted (the flux would take the stimulus's sounds for hits)")
                 }
                 results.append((file, all ? detection.allOnsets : detection.onsets, detection.detectionBand))
             } catch {

@@ -183,6 +183,12 @@ struct MusicExperiment {
         let times = rows.compactMap { Double($0.split(separator: ",")[1]) }
         #expect(times.count == rows.count, "\(onsets.stdout)")
         #expect(zip(times, experiment.taps).allSatisfy { abs($0 - $1) < 0.001 })
+        // Asked to take the recording for a kit, it says why the flux did not run.
+        let assumed = try runTapKit(["onsets", recording, "--stimulus", folder.file("experiment/music.wav"), "--format", "csv",
+                                     "--dense-percussion", "always"])
+        #expect(assumed.stdout == onsets.stdout)
+        #expect(assumed.stderr.contains("\(recording): --dense-percussion always: not completed") && !onsets.stderr.contains("not completed"),
+                "\(assumed.stderr)")
 
         // A stimulus that is not there: said, and the click grid is used, which leaves the
         // music's bursts in (every kind of onset counted: the tap score sets some aside).
