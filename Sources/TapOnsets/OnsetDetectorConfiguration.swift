@@ -64,7 +64,7 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
 
     /// Whether every recording is taken for dense percussion, so that its onsets are completed
     /// from the spectral flux whatever the kit test says (with ``completesDensePercussion``;
-    /// never after a stimulus file's subtraction). For recordings known to be a drum kit: the
+    /// not after a stimulus file's subtraction). For recordings known to be a drum kit: the
     /// test reads the taps the detector found, and where it hears only some of a kit's hits
     /// (mostly the drums: one kind, a tapper's intervals apart) it takes the kit for tapping
     /// (Docs/robustness.md, "A second drum render").

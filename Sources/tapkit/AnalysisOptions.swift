@@ -33,7 +33,7 @@ struct OnsetOptions: ParsableArguments {
     @Flag(help: "Never take a sound for a tap because it sounds like the taps and fills a beat their steady rhythm leaves empty (a tap that rings long then stays among the other sounds): for an analysis of that rhythm.")
     var noEmptyBeats = false
 
-    @Option(help: "Dense percussion (a drum kit): auto (completed from the spectral flux where the taps found look like a kit's hits), always (the recording is a kit: completed whatever the test says) or never.")
+    @Option(help: "Dense percussion (a drum kit): auto (completed from the spectral flux where the taps found look like a kit's hits), always (the recording is a kit: completed whatever the test says; not after a stimulus file's subtraction, where the flux would hear the stimulus again) or never.")
     var densePercussion = DensePercussionChoice.auto
 
     func detectorConfiguration() throws -> OnsetDetectorConfiguration {

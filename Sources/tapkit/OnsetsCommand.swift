@@ -26,7 +26,8 @@ struct OnsetsCommand: ParsableCommand {
             it added \
             (Docs/robustness.md, "Dense material"). The test reads the taps found, and a kit \
             whose cymbals the detector hardly hears can pass for tapping: give \
-            --dense-percussion always for a recording known to be a kit, never to leave it out. \
+            --dense-percussion always for a recording known to be a kit, or --dense-percussion never \
+            to turn the completion off. \
             Not after a --stimulus file's subtraction (stderr says so when always was given).
 
             Where another sound fills the low and middle frequencies for much of a recording \

@@ -139,6 +139,10 @@ import TapSim
         #expect(DensePercussion.applies(to: withFile.onsets, otherSounds: withFile.otherOnsets.count),
                 "the kit is still a kit once the clicks are subtracted")
         #expect(withFile.densePercussionOnsets == nil)
+        // Nor when the recording is assumed a kit: the flux would hear the clicks all the same.
+        var assumed = OnsetDetectorConfiguration.standard
+        assumed.assumesDensePercussion = true
+        #expect(detectTapOnsets(in: mixed, configuration: assumed, bleed: .cancel, stimulus: StimulusInput(signal: stimulus)) == withFile)
         let withoutFile = detectTapOnsets(in: mixed, bleed: .cancel)
         #expect(withoutFile.densePercussionOnsets != nil)
     }
