@@ -97,8 +97,9 @@ struct OnsetsCommand: ParsableCommand {
                     let why = configuration.assumesDensePercussion ? "--dense-percussion always"
                         : "taps close together that sound unlike each other, as a drum kit's hits"
                     printError("note: \(file): dense percussion (\(why)): \(found)")
-                } else if configuration.assumesDensePercussion, detection.stimulusBleed?.status == .removed {
-                    // Asked for, and not done: the flux would hear the subtracted stimulus again.
+                } else if configuration.assumesDensePercussion {
+                    // Asked for, and not done: the detection does not complete after a stimulus
+                    // file's subtraction, where the flux would hear the subtracted stimulus again.
                     printError("note: \(file): --dense-percussion always: not completed from the spectral flux after "
                                + "the stimulus file's bleed was subtracted (the flux would take the stimulus's sounds for hits)")
                 }
