@@ -101,14 +101,29 @@ import Testing
         #expect(clicks(family(beats: [31, 35, 47]) + [late], taps: longTaps) == [late.time])
     }
 
-    /// Sounds the score took for taps vouch for no family: at least three in four of the
-    /// family were scored as other sounds.
+    /// Sounds the score took for taps vouch for no family less than 15 dB under the taps (the
+    /// family here lies 14.75–17.25 dB under them): at least three in four of it were scored as
+    /// other sounds.
     @Test func mostOfTheFamilyWasScoredAsOtherSounds() {
         let mixed = family(beats: [3, 9]) + family(beats: [17], kind: .tap)
         #expect(clicks(mixed + [loneClick]).isEmpty, "two of three")
         // Three of four: the sound scored as a tap among them is a click too.
         let mostly = family(beats: [3, 9, 11]) + family(beats: [17], kind: .tap)
         #expect(clicks(mostly + [loneClick]) == [mostly[3].time, loneClick.time].sorted())
+    }
+
+    /// Through a noise gate that opens on each click, every click heard alone scores as a
+    /// tap: a family 15 dB or more under the taps (sound and clicks) is taken all the same,
+    /// each of its clicks for the others; 3 dB nearer the taps, it is not.
+    @Test func aFamilyFarUnderTheTapsNeedsNoOtherSounds() {
+        let heardAsTaps = family(beats: [3, 9, 17], jitter: 0, spread: 1, kind: .tap) + [loneClick]
+        #expect(clicks(heardAsTaps) == heardAsTaps.map(\.time).sorted())
+        let nearer = heardAsTaps.map { click in
+            var louder = click
+            louder.strength += 3
+            return louder
+        }
+        #expect(clicks(nearer).isEmpty)
     }
 
     /// The family's period is the metronome's, which the taps keep: clicks 10 % slower than
