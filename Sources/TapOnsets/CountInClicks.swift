@@ -141,10 +141,10 @@ public enum CountInClicks {
     /// moves its detected start by up to the gate's attack, whatever the two clicks' build-up:
     /// the gated count-ins of the robustness corpus's seeds 401–416, 21–32 dB under the taps,
     /// lay 2.7–5.1 ms off the taps' period with build-ups 0.4–2.6 ms apart (with an 18 dB
-    /// bound, 4 ms set aside 3 clicks fewer there, 10 ms none more). The cost: a participant whose first two taps come
-    /// 24 dB softer than the rest and sound alike loses them in 80 of 400 simulated tappers
-    /// (`CountInClicksTests`), where their interval lies within this bound of the later taps'
-    /// period.
+    /// bound, 4 ms set aside 3 clicks fewer there, 10 ms none more). The cost: a participant
+    /// whose first two taps come 24 dB softer than the rest and sound alike loses them in 80
+    /// of 400 simulated tappers (`CountInClicksTests`), where their interval lies within this
+    /// bound of the later taps' period.
     public static let farPeriodAgreement: Seconds = 0.006
 
     /// How differently two sounds build up (onset to power peak), seconds; zero without
