@@ -51,10 +51,10 @@ public enum ClickFamily {
     /// How far under the taps' median level the sound and every click of its family must lie
     /// to be taken without ``otherShare``, dB. Through a noise gate that opens on each click,
     /// the clicks heard alone score as taps (the robustness corpus's `gated` items of seeds
-    /// 401–416: the clicks that passed as taps scored 0.88–0.998 and lay 20 dB or more under
-    /// the taps), and the share would keep them all; a finger's taps that far under the others
-    /// are rare, and they still need a family on one grid to 2 ms. At 12 or 20 dB instead, the
-    /// same clicks were found but for one at 20 dB.
+    /// 401–416: the 51 clicks that passed as taps scored 0.64–0.999 and lay 15–35 dB under
+    /// the taps' median), and the share would keep them all; a finger's taps that far under
+    /// the others are rare, and they still need a family on one grid to 2 ms. At 12 dB instead
+    /// the same false onsets were set aside, at 20 dB one fewer.
     public static let quietFamilyDropDB = 15.0
 
     /// Indices of `onsets` (in time order, scored: kinds ``OnsetKind/tap`` and
