@@ -87,6 +87,68 @@ enum DensePercussion {
         return quantile(octaves, 0.75) - quantile(octaves, 0.25) >= leastCentroidSpread
     }
 
+    /// The fewest taps a groove is judged on (a kit whose drums alone passed for taps: 8–57
+    /// of them in the 20–30 s `Scripts/drum-synth` items).
+    static let leastGrooveTaps = 12
+    /// The fewest and most other sounds per tap in a groove: the hats and cymbals the tap
+    /// score set aside (0.8–6.8 per tap in the drum-synth items of seeds 1–7). Tapping in
+    /// quiet brings few, speech up to 9.
+    static let grooveOtherSoundsPerTap: ClosedRange<Double> = 0.5...6.0
+    /// The taps' median ``OnsetFeatures/aboveMaskDB`` in a groove is at most this, dB: a
+    /// kit's drums rise out of the ring of its cymbals (4–12 dB over the drum-synth items).
+    /// Quiet taps rise as little (5–10 dB at 6–14 dB SNR), so the other parts decide.
+    static let highestGrooveMedianAboveMask = 12.0
+    /// A groove's taps ring: their median ``OnsetFeatures/decayDB`` is at least this, dB. A
+    /// kit's drums lose 1.2–9 dB from their first 10 ms to the 40 ms after (median 3.1 over
+    /// the drum-synth items), a finger's taps more: the only tapping recordings that pass the
+    /// other four parts (9 of 2217: sloppy tapping 6–12 dB over the noise among a knock or
+    /// cough a second, in TapSim) lose 8.6–11.3 dB.
+    static let shallowestGrooveDecayDB = -7.0
+    /// A groove's taps keep no steady interval: fewer than this share of their intervals lie
+    /// within ``steadyTolerance`` of the median of the ``steadyNeighbours`` intervals on each
+    /// side (drum-synth items 0–0.79, median 0.45). Tapping keeps more through a tempo ramp or
+    /// a missed tap; quiet tapping among many knocks (some taken for taps) can keep less.
+    static let mostGrooveSteadyShare = 0.6
+    /// How far an interval may lie from its neighbours' median and still be steady, a
+    /// fraction of that median.
+    static let steadyTolerance = 0.1
+    /// How many intervals on each side an interval is compared with.
+    static let steadyNeighbours = 4
+
+    /// Whether `taps` (in time order) are a groove's drums rather than tapping: the second
+    /// shape of dense percussion, where a kit's hats and cymbals were scored as other sounds
+    /// and its kicks, snares and toms passed for taps. They are too few, too far apart and
+    /// too alike for ``applies(to:otherSounds:pressedTaps:)``, but they rise little over what
+    /// still rings, ring themselves, and keep no steady interval, which a tapper does, even one
+    /// whose taps were partly missed. Judged on the detection's final taps (those of the high
+    /// band and of empty beats included), at least ``leastGrooveTaps`` with features, other
+    /// sounds in ``grooveOtherSoundsPerTap`` per tap, and fewer than ``TapScore/pressShare``
+    /// pressed like a key. Docs/robustness.md ("A groove's drums alone") gives the data.
+    static func soundsLikeAGroove(_ taps: [Onset], otherSounds: Int, pressedTaps: Int = 0) -> Bool {
+        guard taps.count >= leastGrooveTaps, grooveOtherSoundsPerTap.contains(Double(otherSounds) / Double(taps.count)),
+              TapScore.isException(pressedTaps, amongTaps: taps.count) else { return false }
+        let measured = taps.compactMap(\.features)
+        guard measured.count >= leastGrooveTaps,
+              quantile(measured.map(\.aboveMaskDB).sorted(), 0.5) <= highestGrooveMedianAboveMask,
+              quantile(measured.map(\.decayDB).sorted(), 0.5) >= shallowestGrooveDecayDB else { return false }
+        return steadyShare(of: taps) < mostGrooveSteadyShare
+    }
+
+    /// The share of the intervals between `taps` (in time order) that lie within
+    /// ``steadyTolerance`` of the median of up to ``steadyNeighbours`` intervals on each side;
+    /// 1 with fewer than three intervals. A local median follows a tempo that drifts or ramps.
+    static func steadyShare(of taps: [Onset]) -> Double {
+        let intervals = zip(taps, taps.dropFirst()).map { $1.time - $0.time }
+        guard intervals.count >= 3 else { return 1 }
+        let steady = intervals.indices.count { index in
+            let around = intervals[max(0, index - steadyNeighbours)..<index]
+                + intervals[(index + 1)..<min(intervals.count, index + 1 + steadyNeighbours)]
+            let typical = quantile(around.sorted(), 0.5)
+            return abs(intervals[index] - typical) <= steadyTolerance * typical
+        }
+        return Double(steady) / Double(intervals.count)
+    }
+
     /// `detection` completed with the onsets the spectral flux finds in `source`.
     static func completed(_ detection: TapOnsetDetection, source: some AudioSource,
                           configuration: OnsetDetectorConfiguration) throws(AudioError) -> TapOnsetDetection {

@@ -190,7 +190,23 @@ func detectTapOnsets(in source: some AudioSource & FrameReadable, configuration:
                                      stimulusConfiguration: stimulusConfiguration)
     }
     let settled = bleed == .keep ? completed : completed.settingAsideClickFamilies()
-    return configuration.fillsEmptyBeats ? settled.fillingEmptyBeats(cut: configuration.minimumTapScore) : settled
+    let filled = configuration.fillsEmptyBeats ? settled.fillingEmptyBeats(cut: configuration.minimumTapScore) : settled
+    return try completedIfAGroove(filled, source: source, configuration: configuration)
+}
+
+/// `detection` completed from the spectral flux where its final taps are a groove's drums
+/// (``DensePercussion/soundsLikeAGroove(_:otherSounds:pressedTaps:)``): a kit whose cymbals the
+/// tap score set aside. Only in the configured band, where its limits were measured, and
+/// under the same conditions as the first shape: completion on, not done already, no stimulus
+/// file's bleed subtracted.
+private func completedIfAGroove(_ detection: TapOnsetDetection, source: some AudioSource,
+                                configuration: OnsetDetectorConfiguration) throws(AudioError) -> TapOnsetDetection {
+    guard configuration.completesDensePercussion, detection.densePercussionOnsets == nil, detection.detectionBand == nil,
+          detection.stimulusBleed?.status != .removed,
+          DensePercussion.soundsLikeAGroove(detection.onsets, otherSounds: detection.otherOnsets.count,
+                                            pressedTaps: TapScore.pressedTaps(detection.onsets + detection.otherOnsets))
+    else { return detection }
+    return try DensePercussion.completed(detection, source: source, configuration: configuration)
 }
 
 /// `detection` (in the configured band), or the detection again in a higher band where

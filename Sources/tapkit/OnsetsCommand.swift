@@ -20,11 +20,12 @@ struct OnsetsCommand: ParsableCommand {
             another sample rate is converted). When it cannot be used or its bleed is not found, \
             the metronome click grid is used instead and stderr says why.
 
-            Dense percussion (taps close together that sound unlike each other, as a drum kit's \
-            hits) is completed from the spectral flux, which hears a soft hit under a loud one's \
-            ring: the hits it finds are taps, whatever their tap score, and stderr says how many \
-            it added \
-            (Docs/robustness.md, "Dense material"). The test reads the taps found, and a kit \
+            Dense percussion (a drum kit's hits: taps close together that sound unlike each \
+            other, or taps that rise little over what still rings and keep no steady beat, among \
+            other sounds) is completed from the spectral flux, which hears a soft hit under a \
+            loud one's ring: the hits it finds are taps, whatever their tap score, and stderr \
+            says how many it added (Docs/robustness.md, "Dense material" and "A groove's drums \
+            alone"). The test reads the taps found, and a kit whose drums keep a steady beat and \
             whose cymbals the detector hardly hears can pass for tapping: give \
             --dense-percussion always for a recording known to be a kit, or --dense-percussion never \
             to turn the completion off. \
@@ -95,7 +96,7 @@ struct OnsetsCommand: ParsableCommand {
                     let found = completed == 0 ? "the spectral flux found no hit the detector had not"
                         : "\(completed) taps from the spectral flux, added or taken back from the other sounds"
                     let why = configuration.assumesDensePercussion ? "--dense-percussion always"
-                        : "taps close together that sound unlike each other, as a drum kit's hits"
+                        : "a drum kit's hits, not tapping"
                     printError("note: \(file): dense percussion (\(why)): \(found)")
                 } else if configuration.assumesDensePercussion {
                     // Asked for, and not done: the detection does not complete after a stimulus

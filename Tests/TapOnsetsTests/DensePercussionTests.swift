@@ -3,6 +3,7 @@ import Testing
 @testable import TapOnsets
 import TapAudio
 import TapSim
+import TapStatistics
 
 /// A drum kit's soft hits under the ring of its loud ones are found by the spectral flux, and
 /// tapping, however fast, is never taken for a kit.
@@ -25,14 +26,24 @@ import TapSim
         return (found, unmatched.count)
     }
 
-    @Test func softHitsUnderTheRingAreFound() throws {
-        let path = Self.fixtures + "/kit.flac"
-        let hits = try String(contentsOfFile: Self.fixtures + "/kit.onsets.csv", encoding: .utf8)
+    /// The onset times of `Fixtures/drums/NAME.onsets.csv`.
+    static func hits(_ name: String) throws -> [Double] {
+        try String(contentsOfFile: fixtures + "/\(name).onsets.csv", encoding: .utf8)
             .split(separator: "\n").dropFirst().compactMap { Double($0) }
-        #expect(hits.count == 54)
+    }
+
+    /// `Fixtures/drums/NAME.flac` as the detector finds it with the completion turned off.
+    static func uncompleted(_ name: String) throws -> TapOnsetDetection {
         var plain = OnsetDetectorConfiguration.standard
         plain.completesDensePercussion = false
-        let alone = try detectTapOnsets(inFile: path, configuration: plain, bleed: .keep)
+        return try detectTapOnsets(inFile: fixtures + "/\(name).flac", configuration: plain, bleed: .keep)
+    }
+
+    @Test func softHitsUnderTheRingAreFound() throws {
+        let path = Self.fixtures + "/kit.flac"
+        let hits = try Self.hits("kit")
+        #expect(hits.count == 54)
+        let alone = try Self.uncompleted("kit")
         let completed = try detectTapOnsets(inFile: path, bleed: .keep)
         #expect(alone.densePercussionOnsets == nil)
         #expect(DensePercussion.applies(to: alone.onsets, otherSounds: alone.otherOnsets.count), "the kit is not taken for one")
@@ -53,8 +64,7 @@ import TapSim
     /// from the flux: 31 found, nothing else.
     @Test func aKitTheTestTakesForTappingIsCompletedWhenAssumed() throws {
         let path = Self.fixtures + "/synth-kit.flac"
-        let hits = try String(contentsOfFile: Self.fixtures + "/synth-kit.onsets.csv", encoding: .utf8)
-            .split(separator: "\n").dropFirst().compactMap { Double($0) }
+        let hits = try Self.hits("synth-kit")
         #expect(hits.count == 36)
         let auto = try detectTapOnsets(inFile: path, bleed: .keep)
         #expect(auto.densePercussionOnsets == nil, "the test takes this kit for tapping")
@@ -71,14 +81,112 @@ import TapSim
         #expect(try detectTapOnsets(inFile: path, configuration: assumed, bleed: .keep) == auto)
     }
 
+    /// `Fixtures/drums/groove-kit.flac`: 9 s of a synthesised kit (sixteenth-note hats with
+    /// ghost notes, 95.3 BPM), 54 onsets. The detector scores most of its hats as other sounds;
+    /// its taps, mostly the kicks and snares, pass the first kit test for tapping, but they rise
+    /// little over what still rings and keep no steady interval, so the kit is completed by
+    /// default as a groove: 23 of the 54 found within 50 ms alone, 43 completed, nothing else.
+    @Test func aGroovesDrumsAloneAreCompleted() throws {
+        let hits = try Self.hits("groove-kit")
+        #expect(hits.count == 54)
+        let alone = try Self.uncompleted("groove-kit")
+        let pressed = TapScore.pressedTaps(alone.onsets + alone.otherOnsets)
+        #expect(!DensePercussion.applies(to: alone.onsets, otherSounds: alone.otherOnsets.count, pressedTaps: pressed),
+                "the first test takes it for tapping")
+        #expect(DensePercussion.soundsLikeAGroove(alone.onsets, otherSounds: alone.otherOnsets.count, pressedTaps: pressed))
+        #expect(DensePercussion.steadyShare(of: alone.onsets) < 0.5, "\(DensePercussion.steadyShare(of: alone.onsets))")
+        let completed = try detectTapOnsets(inFile: Self.fixtures + "/groove-kit.flac", bleed: .keep)
+        #expect(completed.densePercussionOnsets != nil)
+        let before = Self.score(alone.onsets, hits: hits, tolerance: 0.050, lead: 0)
+        let after = Self.score(completed.onsets, hits: hits, tolerance: 0.050, lead: 0)
+        #expect(before.found <= 25 && before.false == 0, "alone: \(before.found) of 54, \(before.false) false")
+        #expect(after.found >= 40 && after.false <= 1, "completed: \(after.found) of 54, \(after.false) false")
+    }
+
+    /// `count` taps at `intervals` (cycled), `aboveMask` dB over the mask and losing `decay` dB
+    /// after their first 10 ms (a drum's 3 by default).
+    static func taps(intervals: [Double], count: Int = 24, aboveMask: Double = 8, decay: Double = -3) -> [Onset] {
+        var time = 1.0
+        return (0..<count).map { index in
+            defer { time += intervals[index % intervals.count] }
+            let features = OnsetFeatures(sustainedSNR: 15, attackDuration: 0.002, aboveMaskDB: aboveMask, decayDB: decay,
+                                         soundCentroid: 2000)
+            return Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.002, strength: -20, snrDB: 15,
+                         features: features, tapScore: 1, kind: .tap)
+        }
+    }
+
+    /// A groove needs all of its parts: taps that rise little over the mask, ring, keep no
+    /// steady interval, and come with other sounds (a kit's hats), at least 12 of them. Take
+    /// any one away and it is tapping.
+    @Test func aGrooveNeedsLowRisesNoSteadyBeatAndOtherSounds() {
+        // A groove's kicks and snares: 0.3, 0.45, 0.15 and 0.6 s apart in turn.
+        let groove = Self.taps(intervals: [0.30, 0.45, 0.15, 0.60])
+        #expect(DensePercussion.steadyShare(of: groove) == 0)
+        #expect(DensePercussion.soundsLikeAGroove(groove, otherSounds: 30))
+        #expect(DensePercussion.soundsLikeAGroove(groove, otherSounds: 12) && !DensePercussion.soundsLikeAGroove(groove, otherSounds: 11),
+                "at least half as many other sounds as taps")
+        #expect(DensePercussion.soundsLikeAGroove(groove, otherSounds: 144) && !DensePercussion.soundsLikeAGroove(groove, otherSounds: 145),
+                "at most six times as many (speech)")
+        #expect(!DensePercussion.soundsLikeAGroove(Self.taps(intervals: [0.30, 0.45, 0.15, 0.60], aboveMask: 12.5), otherSounds: 30))
+        #expect(DensePercussion.soundsLikeAGroove(Self.taps(intervals: [0.30, 0.45, 0.15, 0.60], decay: -7), otherSounds: 30))
+        #expect(!DensePercussion.soundsLikeAGroove(Self.taps(intervals: [0.30, 0.45, 0.15, 0.60], decay: -7.5), otherSounds: 30),
+                "taps that die away are a finger's")
+        #expect(DensePercussion.soundsLikeAGroove(Self.taps(intervals: [0.30, 0.45, 0.15, 0.60], count: 12), otherSounds: 12))
+        #expect(!DensePercussion.soundsLikeAGroove(Self.taps(intervals: [0.30, 0.45, 0.15, 0.60], count: 11), otherSounds: 12))
+        #expect(!DensePercussion.soundsLikeAGroove(groove, otherSounds: 30, pressedTaps: 12), "keys, not drums")
+        // A tapper 0.5 s apart, up to 30 ms off, who missed two taps: steady, so no groove,
+        // however quiet the taps and however many other sounds.
+        let jitter = [0.02, -0.03, 0.01, 0.025, -0.015, 0.0, -0.02, 0.03]
+        var tapper = Self.taps(intervals: jitter.map { 0.5 + $0 })
+        tapper.remove(at: 7)
+        tapper.remove(at: 15)
+        #expect(DensePercussion.steadyShare(of: tapper) >= 0.75, "\(DensePercussion.steadyShare(of: tapper))")
+        #expect(!DensePercussion.soundsLikeAGroove(tapper, otherSounds: 40))
+        // A tempo ramp from 0.6 to 0.4 s: the local median follows it.
+        let ramp = Self.taps(intervals: (0..<23).map { 0.6 - 0.2 * Double($0) / 22 })
+        #expect(DensePercussion.steadyShare(of: ramp) == 1)
+    }
+
+    /// Quiet, sloppy tapping among many knocks and coughs (TapSim: taps 6–12 dB over the
+    /// noise, asynchronies with a 35 ms SD, a distractor a second) is no groove. Its taps can
+    /// rise as little over the mask as a kit's drums, come with as many other sounds and keep
+    /// as unsteady an interval once knocks pass for taps and quiet taps are missed, but they
+    /// do not ring: here the decay alone stands between them and the flux.
+    @Test func quietSloppyTappingAmongOtherSoundsIsNoGroove() {
+        var configuration = SimulationConfiguration()
+        configuration.channels = 1
+        configuration.snrRange = 6...12
+        configuration.asynchronySD = 0.035
+        configuration.distractorRate = 1
+        var likeAGrooveButTheDecay = 0
+        for seed in [21, 22, 23] as [UInt64] {
+            for track in 1...2 {
+                let task = simulateTask(user: 1, track: track, configuration: configuration, seed: seed)
+                let signal = Signal(samples: task.samples, sampleRate: task.sampleRate)
+                var plain = OnsetDetectorConfiguration.standard
+                plain.completesDensePercussion = false
+                let alone = detectTapOnsets(in: signal, configuration: plain)
+                #expect(alone == detectTapOnsets(in: signal), "seed \(seed) track \(track)")
+                let taps = alone.onsets, measured = taps.compactMap(\.features)
+                if taps.count >= DensePercussion.leastGrooveTaps,
+                   DensePercussion.grooveOtherSoundsPerTap.contains(Double(alone.otherOnsets.count) / Double(taps.count)),
+                   quantile(measured.map(\.aboveMaskDB).sorted(), 0.5) <= DensePercussion.highestGrooveMedianAboveMask,
+                   DensePercussion.steadyShare(of: taps) < DensePercussion.mostGrooveSteadyShare {
+                    likeAGrooveButTheDecay += 1
+                    #expect(quantile(measured.map(\.decayDB).sorted(), 0.5) < DensePercussion.shallowestGrooveDecayDB - 1)
+                }
+            }
+        }
+        #expect(likeAGrooveButTheDecay >= 1, "the case is put to the test")
+    }
+
     /// Taps heard among more than twice as many other sounds (speech, a keyboard's releases,
     /// music) are no kit, however close together and unalike they are: the flux would take the
     /// other sounds for hits. The kit's own taps pass with up to twice their number of other
     /// sounds and not with one more.
     @Test func tapsAmongManyOtherSoundsAreNoKit() throws {
-        var plain = OnsetDetectorConfiguration.standard
-        plain.completesDensePercussion = false
-        let kit = try detectTapOnsets(inFile: Self.fixtures + "/kit.flac", configuration: plain, bleed: .keep)
+        let kit = try Self.uncompleted("kit")
         let taps = kit.onsets.count
         #expect(kit.otherOnsets.count < taps, "the kit's detector hears fewer other sounds than taps")
         #expect(DensePercussion.applies(to: kit.onsets, otherSounds: 2 * taps))
@@ -107,9 +215,7 @@ import TapSim
         #expect(!DensePercussion.applies(to: taps, otherSounds: releases.count, pressedTaps: taps.count / 2))
         #expect(DensePercussion.applies(to: taps, otherSounds: releases.count, pressedTaps: taps.count / 2 - 1))
 
-        var plain = OnsetDetectorConfiguration.standard
-        plain.completesDensePercussion = false
-        let kit = try detectTapOnsets(inFile: Self.fixtures + "/kit.flac", configuration: plain, bleed: .keep)
+        let kit = try Self.uncompleted("kit")
         let pressed = TapScore.pressedTaps(kit.onsets + kit.otherOnsets)
         #expect(Double(pressed) < 0.25 * Double(kit.onsets.count), "the kit: \(pressed) of \(kit.onsets.count) hits start a pair")
         #expect(DensePercussion.applies(to: kit.onsets, otherSounds: kit.otherOnsets.count, pressedTaps: pressed))
