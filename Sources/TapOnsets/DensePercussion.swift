@@ -14,7 +14,7 @@ import TapStatistics
 /// - within it of an onset of another sound (one that is not itself a tap's rattle, within
 ///   ``matchWindow`` of a tap), that onset is a tap (its score stays as measured);
 /// - otherwise it is a new tap, started where the start picker puts it on the high-passed
-///   samples around the flux peak (or at the peak's frame, ``leastPickedRiseDB``), its tap
+///   samples around the flux peak (or where its bands rise most, ``leastPickedRiseDB``), its tap
 ///   score 1 (nothing was measured on it).
 ///
 /// It does not run after a stimulus file's bleed was subtracted: the flux reads the recording
@@ -50,10 +50,12 @@ enum DensePercussion {
     /// and its SNR that over the power in the same time before it.
     static let levelWindow: Seconds = 0.010
     /// A start the picker finds with less of a rise than this (peak power over the power
-    /// before, dB) is no start: a hit too soft for the samples to show where it begins. The
-    /// centre of the flux's frame stands in for it (on the dry drum-proxy renders of seeds 1–3,
-    /// 67 of the 202 added starts: picked, a median 15 ms after the note-on and 25 of 66 within
-    /// 10 ms of it; at the centre, a median 1.6 ms and 61 of 67).
+    /// before, dB) is no start: a hit too soft for the samples to show where it begins (on the
+    /// dry drum-proxy renders of seeds 1–3, 67 of the 202 added starts: picked, a median 15 ms
+    /// after the note-on and 25 of 66 within 10 ms of it). Where the bands it adds rise, they
+    /// place it (``BandRiseStart``, since session 46); elsewhere the centre of the flux's frame
+    /// stands in (on those renders a median 1.6 ms from the note-on and 61 of 67 within 10 ms;
+    /// on the drum-synth kits a median 8 ms early, 61 % within 10 ms).
     static let leastPickedRiseDB = 3.0
 
     /// The most other sounds per tap: in a kit the detector takes most hits for taps (a
@@ -192,9 +194,10 @@ enum DensePercussion {
     }
 
     /// A tap started where the start picker (with its precursor step, as in the detector)
-    /// puts it in `stretch`, or at `fallback` where the picked start hardly rises
-    /// (``leastPickedRiseDB``); nil where the stretch or the high-pass's settling before it is
-    /// not in the recording.
+    /// puts it in `stretch`, or where the picked start hardly rises (``leastPickedRiseDB``)
+    /// where the bands rise the most (``BandRiseStart``, clamped to `stretch`), or at `fallback`
+    /// where those cannot be read; nil where the stretch or the high-pass's settling before it
+    /// is not in the recording.
     private static func start(within stretch: ClosedRange<Seconds>, fallback: Seconds, in source: some AudioSource,
                               configuration: OnsetDetectorConfiguration) throws(AudioError) -> Onset? {
         let rate = source.sampleRate
@@ -230,7 +233,15 @@ enum DensePercussion {
         }
         let found = onset(at: picked)
         guard found.snrDB < leastPickedRiseDB else { return found }
-        let fallbackOffset = min(max(frames(fallback) - first, level), level + searched - 1)
-        return onset(at: fallbackOffset)
+        // The bands the hit adds say where it starts; the flux frame's centre where they cannot
+        // be read (the recording's ends).
+        var start = frames(fallback)
+        let fineFirst = frames(stretch.lowerBound - startMargin)
+        let fineLength = frames(stretch.upperBound + startMargin / 2) - fineFirst + BandRiseStart.frameLength(sampleRate: rate)
+        if let fine = try source.highPassedSegment(start: fineFirst, length: fineLength, cutoff: configuration.highPassCutoff),
+           let offset = BandRiseStart.start(in: fine, sampleRate: rate) {
+            start = fineFirst + offset
+        }
+        return onset(at: min(max(start - first, level), level + searched - 1))
     }
 }
