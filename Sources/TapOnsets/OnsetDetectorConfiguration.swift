@@ -56,10 +56,11 @@ public struct OnsetDetectorConfiguration: Sendable, Equatable, Codable {
     /// ``detectTapOnsets(inFile:channel:configuration:bleed:stimulus:stimulusConfiguration:)``.
     public var calibratesQuietTaps = true
 
-    /// Whether a recording whose taps come close together and sound unlike each other (dense
-    /// percussion: a drum kit) has its onsets completed from the spectral flux, which hears a
-    /// soft hit under a loud one's ring (Docs/robustness.md, "Dense material"). Applies as
-    /// ``calibratesQuietTaps`` does.
+    /// Whether a recording whose taps come close together and sound unlike each other, or
+    /// rise little over what still rings and keep no steady beat among other sounds (dense
+    /// percussion: a drum kit), has its onsets completed from the spectral flux, which hears a
+    /// soft hit under a loud one's ring (Docs/robustness.md, "Dense material" and "A groove's
+    /// drums alone"). Applies as ``calibratesQuietTaps`` does.
     public var completesDensePercussion = true
 
     /// Whether every recording is taken for dense percussion, so that its onsets are completed

@@ -25,8 +25,9 @@ struct OnsetsCommand: ParsableCommand {
             other sounds) is completed from the spectral flux, which hears a soft hit under a \
             loud one's ring: the hits it finds are taps, whatever their tap score, and stderr \
             says how many it added (Docs/robustness.md, "Dense material" and "A groove's drums \
-            alone"). The test reads the taps found, and a kit whose drums keep a steady beat and \
-            whose cymbals the detector hardly hears can pass for tapping: give \
+            alone"). The tests read the taps found, and a kit whose taps keep a steady beat (a \
+            steady kick, or hats loud enough to pass for taps), or whose cymbals the detector \
+            hardly hears, can pass for tapping: give \
             --dense-percussion always for a recording known to be a kit, or --dense-percussion never \
             to turn the completion off. \
             Not after a --stimulus file's subtraction (stderr says so when always was given).
