@@ -52,7 +52,9 @@ enum BandRiseStart {
     }
 
     /// The offset into `samples` (high-passed) where the bands rise the most, among the starts
-    /// in `allowed` (offsets into `samples`); nil when none of them can be read.
+    /// in `allowed` (offsets into `samples`); nil when none of them can be read. The band
+    /// levels and their mean rise are the spectral flux's (``SpectralFlux``), on these bands,
+    /// with its floor under the loudest band level of the segment.
     static func start(in samples: [Float], sampleRate: Double, allowed: Range<Int>) -> Int? {
         let length = frameLength(sampleRate: sampleRate)
         let hop = hop(sampleRate: sampleRate), lag = lagFrames(sampleRate: sampleRate)
@@ -60,38 +62,37 @@ enum BandRiseStart {
         let frameCount = samples.count >= length ? (samples.count - length) / hop + 1 : 0
         // The frames whose start lies in `allowed` and that have their lagged frame.
         let candidates = (lag..<max(lag, frameCount)).filter { allowed.contains($0 * hop + place) }
-        guard let firstCandidate = candidates.first else { return nil }
+        guard let first = candidates.first, let last = candidates.last else { return nil }
         let fft = RealFFT.perThread(count: length)
         let window = fft.hannWindow
-        let nyquist = sampleRate / 2
-        let logSpan = log(nyquist / lowestFrequency)
-        // The band of each bin, or nil outside 300 Hz … Nyquist.
-        let bandOfBin: [Int?] = (0...(length / 2)).map { bin in
-            let frequency = Double(bin) * sampleRate / Double(length)
-            guard frequency >= lowestFrequency, frequency < nyquist else { return nil }
-            return min(bandCount - 1, Int(Double(bandCount) * log(frequency / lowestFrequency) / logSpan))
+        let bands = logBands(frameLength: length, sampleRate: sampleRate)
+        // Band levels of the frames from the first candidate's lagged frame to the last one.
+        var levels = (first - lag...last).map { frame in
+            var frameLevels = [Float](repeating: 0, count: bands.count)
+            SpectralFlux.bandLevels(of: samples, from: frame * hop, window: window, fft: fft, bands: bands, into: &frameLevels)
+            return frameLevels
         }
-        // Band levels of the frames from the first candidate's lagged frame to the last candidate.
-        let firstFrame = firstCandidate - lag
-        let levels: [[Double]] = (firstFrame...candidates.last!).map { frame in
-            let start = frame * hop
-            for index in 0..<length { fft.signal[index] = samples[start + index] * window[index] }
-            fft.forward()
-            var power = [Double](repeating: 1e-12, count: bandCount)
-            for (bin, band) in bandOfBin.enumerated() {
-                guard let band else { continue }
-                let real = Double(fft.spectrum[2 * bin]), imaginary = Double(fft.spectrum[2 * bin + 1])
-                power[band] += real * real + imaginary * imaginary
-            }
-            return power.map { 10 * log10($0) }
-        }
-        /// The mean over the bands of each band's rise over the frame `lag` before.
-        func rise(_ frame: Int) -> Double {
-            zip(levels[frame - firstFrame], levels[frame - lag - firstFrame])
-                .reduce(0) { $0 + max(0, $1.0 - $1.1) } / Double(bandCount)
-        }
-        let rises = candidates.map(rise)
+        let floor = (levels.compactMap { $0.max() }.max() ?? 0) - SpectralFlux.levelRangeDB
+        levels = levels.map { $0.map { max($0, floor) } }
+        let rises = candidates.map { SpectralFlux.meanRise(levels[$0 - first + lag], over: levels[$0 - first]) }
         guard let steepest = rises.indices.max(by: { rises[$0] < rises[$1] }) else { return nil }
         return candidates[steepest] * hop + place
+    }
+
+    /// ``bandCount`` bands evenly spaced in log frequency from ``lowestFrequency`` to Nyquist,
+    /// each bin weighted 1 in the band it falls in.
+    static func logBands(frameLength: Int, sampleRate: Double) -> SpectralFlux.Bands {
+        let nyquist = sampleRate / 2, binWidth = sampleRate / Double(frameLength)
+        let logSpan = log(nyquist / lowestFrequency)
+        var binsOfBand = [[Int]](repeating: [], count: bandCount)
+        for bin in 0...(frameLength / 2) {
+            let frequency = Double(bin) * binWidth
+            guard frequency >= lowestFrequency, frequency < nyquist else { continue }
+            binsOfBand[min(bandCount - 1, Int(Double(bandCount) * log(frequency / lowestFrequency) / logSpan))].append(bin)
+        }
+        // Bins of a band are consecutive; a band too narrow to hold one is left out.
+        return binsOfBand.compactMap { bins in
+            bins.first.map { (firstBin: $0, weights: [Float](repeating: 1, count: bins.count)) }
+        }
     }
 }

@@ -102,7 +102,7 @@ enum DensePercussion {
     static let grooveOtherSoundsPerTap: ClosedRange<Double> = 0.5...6.0
     /// The taps' median ``OnsetFeatures/aboveMaskDB`` in a groove is at most this, dB: a
     /// kit's drums rise out of the ring of its cymbals (4–12 dB over the drum-synth items).
-    /// Quiet taps rise as little (5–10 dB at 6–14 dB SNR), so the other parts decide.
+    /// Quiet taps rise as little (4.5–13 dB at 6–15 dB SNR), so the other parts decide.
     static let highestGrooveMedianAboveMask = 12.0
     /// A groove's taps ring: their median ``OnsetFeatures/decayDB`` is at least this, dB. A
     /// kit's drums lose 1.2–9 dB from their first 10 ms to the 40 ms after (median 3.1 over
@@ -112,7 +112,7 @@ enum DensePercussion {
     static let shallowestGrooveDecayDB = -7.0
     /// A groove's taps keep no steady interval: fewer than this share of their intervals lie
     /// within ``steadyTolerance`` of the median of the ``steadyNeighbours`` intervals on each
-    /// side (drum-synth items 0–0.79, median 0.45). Tapping keeps more through a tempo ramp or
+    /// side (drum-synth items of seeds 1–3: 0–0.79, median 0.33). Tapping keeps more through a tempo ramp or
     /// a missed tap; quiet tapping among many knocks (some taken for taps) can keep less.
     static let mostGrooveSteadyShare = 0.6
     /// How far an interval may lie from its neighbours' median and still be steady, a

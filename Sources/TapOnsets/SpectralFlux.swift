@@ -48,11 +48,13 @@ struct SpectralFlux {
     /// 11.6 ms a frame).
     static let leastInterval: Seconds = 0.03
 
+    /// Per band: the first FFT bin it takes and the weights of its bins from there.
+    typealias Bands = [(firstBin: Int, weights: [Float])]
+
     let sampleRate: Double
     let frameLength: Int
     let hop: Int
-    /// Per band: the first FFT bin it takes and the weights of its bins from there.
-    private let bands: [(firstBin: Int, weights: [Float])]
+    private let bands: Bands
 
     init(sampleRate: Double) {
         self.sampleRate = sampleRate
@@ -75,26 +77,13 @@ struct SpectralFlux {
         var flux: [Float] = []
         func frames() {
             while pending.count - consumed >= frameLength {
-                for index in 0..<frameLength { fft.signal[index] = pending[consumed + index] * window[index] }
-                fft.forward()
-                for (band, shape) in bands.enumerated() {
-                    var power: Float = 0
-                    for (offset, weight) in shape.weights.enumerated() {
-                        let bin = 2 * (shape.firstBin + offset)
-                        power += weight * (fft.spectrum[bin] * fft.spectrum[bin] + fft.spectrum[bin + 1] * fft.spectrum[bin + 1])
-                    }
-                    current[band] = 10 * log10(max(power, 1e-10))
-                    loudest = max(loudest, current[band])
-                }
+                Self.bandLevels(of: pending, from: consumed, window: window, fft: fft, bands: bands, into: &current)
+                loudest = max(loudest, current.max() ?? loudest)
+                for band in bands.indices { current[band] = max(current[band], loudest - Self.levelRangeDB) }
                 // A frame is compared with the one before only when that one lies wholly in the
                 // recording: against the padding's silence, any recording's first sound rises.
                 let previousInRecording = flux.count >= 1 && (flux.count - 1) * hop >= frameLength / 2
-                var rise: Float = 0
-                for band in bands.indices {
-                    current[band] = max(current[band], loudest - Self.levelRangeDB)
-                    if previousInRecording { rise += max(0, current[band] - previous[band]) }
-                }
-                flux.append(bands.isEmpty ? 0 : rise / Float(bands.count))
+                flux.append(previousInRecording ? Self.meanRise(current, over: previous) : 0)
                 swap(&previous, &current)
                 consumed += hop
             }
@@ -111,6 +100,31 @@ struct SpectralFlux {
         pending.append(contentsOf: repeatElement(0, count: frameLength / 2))
         frames()
         return flux
+    }
+
+    /// The level in dB (power at least 10⁻¹⁰) of each of `bands` in the frame of `fft.count`
+    /// samples from `start` in `samples`, windowed by `window`, into `levels`.
+    static func bandLevels(of samples: [Float], from start: Int, window: [Float], fft: RealFFT, bands: Bands,
+                           into levels: inout [Float]) {
+        for index in 0..<fft.count { fft.signal[index] = samples[start + index] * window[index] }
+        fft.forward()
+        for (band, shape) in bands.enumerated() {
+            var power: Float = 0
+            for (offset, weight) in shape.weights.enumerated() {
+                let bin = 2 * (shape.firstBin + offset)
+                power += weight * (fft.spectrum[bin] * fft.spectrum[bin] + fft.spectrum[bin + 1] * fft.spectrum[bin + 1])
+            }
+            levels[band] = 10 * log10(max(power, 1e-10))
+        }
+    }
+
+    /// The mean over the bands of each band's rise from `previous` to `current` (falls count
+    /// as 0); 0 without bands.
+    static func meanRise(_ current: [Float], over previous: [Float]) -> Float {
+        guard !current.isEmpty else { return 0 }
+        var rise: Float = 0
+        for band in current.indices { rise += max(0, current[band] - previous[band]) }
+        return rise / Float(current.count)
     }
 
     /// The frames at which the flux peaks: the largest value over the ``peakWindow`` before,
@@ -149,13 +163,13 @@ struct SpectralFlux {
     /// ``bandCount`` triangles spaced evenly on the mel scale (2595 · log10(1 + f / 700)),
     /// each from its lower neighbour's centre to its upper neighbour's; bands too narrow to
     /// hold a bin are left out.
-    private static func melBands(frameLength: Int, sampleRate: Double) -> [(firstBin: Int, weights: [Float])] {
+    private static func melBands(frameLength: Int, sampleRate: Double) -> Bands {
         func mel(_ hertz: Double) -> Double { 2595 * log10(1 + hertz / 700) }
         func hertz(_ mel: Double) -> Double { 700 * (pow(10, mel / 2595) - 1) }
         let top = mel(sampleRate / 2)
         let edges = (0...(bandCount + 1)).map { hertz(top * Double($0) / Double(bandCount + 1)) }
         let binWidth = sampleRate / Double(frameLength)
-        var bands: [(firstBin: Int, weights: [Float])] = []
+        var bands: Bands = []
         for band in 0..<bandCount {
             let (low, centre, high) = (edges[band], edges[band + 1], edges[band + 2])
             let firstBin = Int((low / binWidth).rounded(.up))
