@@ -120,24 +120,56 @@ enum DensePercussion {
     static let steadyTolerance = 0.1
     /// How many intervals on each side an interval is compared with.
     static let steadyNeighbours = 4
+    /// A groove may keep a steady beat (a four-on-the-floor kick, a backbeat) where it brings
+    /// at least this many other sounds per tap, the hats and cymbals between its drums
+    /// (0.59–3.2 in the 21 drum-synth items of seeds 1–9 and with cymbals 6 and 10 dB up that
+    /// keep one and pass the other parts; 19 of them reach this). Tapping that passes the
+    /// other parts comes with fewer: at most 0.73 over 2219 tapping recordings, sloppy TapSim
+    /// tapping among knocks and the sine-burst simulator's clicks (session 47).
+    static let leastSteadyGrooveOtherSoundsPerTap = 0.85
+    /// A steady groove's other sounds lie between its drums: fewer than this share of them
+    /// lie within ``withTheTapsFraction`` of the taps' median interval from a tap (kits 0–0.31).
+    /// A metronome's clicks scored as other sounds come with the taps aimed at them (the
+    /// sine-burst simulator's task with the most: all of them).
+    static let mostOtherSoundsWithTheTaps = 0.5
+    /// How close to a tap an other sound comes with it, a fraction of the taps' median interval.
+    static let withTheTapsFraction = 0.15
 
     /// Whether `taps` (in time order) are a groove's drums rather than tapping: the second
     /// shape of dense percussion, where a kit's hats and cymbals were scored as other sounds
-    /// and its kicks, snares and toms passed for taps. They are too few, too far apart and
-    /// too alike for ``applies(to:otherSounds:pressedTaps:)``, but they rise little over what
-    /// still rings, ring themselves, and keep no steady interval, which a tapper does, even one
-    /// whose taps were partly missed. Judged on the detection's final taps (those of the high
-    /// band and of empty beats included), at least ``leastGrooveTaps`` with features, other
-    /// sounds in ``grooveOtherSoundsPerTap`` per tap, and fewer than ``TapScore/pressShare``
-    /// pressed like a key. Docs/robustness.md ("A groove's drums alone") gives the data.
-    static func soundsLikeAGroove(_ taps: [Onset], otherSounds: Int, pressedTaps: Int = 0) -> Bool {
-        guard taps.count >= leastGrooveTaps, grooveOtherSoundsPerTap.contains(Double(otherSounds) / Double(taps.count)),
+    /// (`otherSounds`, in time order) and its kicks, snares and toms passed for taps. They are
+    /// too few, too far apart and too alike for ``applies(to:otherSounds:pressedTaps:)``, but
+    /// they rise little over what still rings and ring themselves. And they keep no steady
+    /// interval, which a tapper does, even one whose taps were partly missed; or, where they
+    /// keep one, they come with more other sounds than tapping does
+    /// (``leastSteadyGrooveOtherSoundsPerTap``), and those lie between them, not with them
+    /// (``mostOtherSoundsWithTheTaps``). Judged on the detection's final taps (those of the
+    /// high band and of empty beats included), at least ``leastGrooveTaps`` with features,
+    /// other sounds in ``grooveOtherSoundsPerTap`` per tap, and fewer than
+    /// ``TapScore/pressShare`` pressed like a key. Docs/robustness.md ("A groove's drums
+    /// alone") gives the data.
+    static func soundsLikeAGroove(_ taps: [Onset], otherSounds: [Onset], pressedTaps: Int = 0) -> Bool {
+        let otherPerTap = Double(otherSounds.count) / Double(max(taps.count, 1))
+        guard taps.count >= leastGrooveTaps, grooveOtherSoundsPerTap.contains(otherPerTap),
               TapScore.isException(pressedTaps, amongTaps: taps.count) else { return false }
         let measured = taps.compactMap(\.features)
         guard measured.count >= leastGrooveTaps,
               quantile(measured.map(\.aboveMaskDB).sorted(), 0.5) <= highestGrooveMedianAboveMask,
               quantile(measured.map(\.decayDB).sorted(), 0.5) >= shallowestGrooveDecayDB else { return false }
-        return steadyShare(of: taps) < mostGrooveSteadyShare
+        if steadyShare(of: taps) < mostGrooveSteadyShare { return true }
+        return otherPerTap >= leastSteadyGrooveOtherSoundsPerTap
+            && shareWithTheTaps(otherSounds, taps: taps) < mostOtherSoundsWithTheTaps
+    }
+
+    /// The share of `otherSounds` that lie within ``withTheTapsFraction`` of the median
+    /// interval of `taps` (both in time order) from a tap; 0 without other sounds.
+    static func shareWithTheTaps(_ otherSounds: [Onset], taps: [Onset]) -> Double {
+        let tapTimes = taps.map(\.time)
+        let intervals = zip(tapTimes, tapTimes.dropFirst()).map { $1 - $0 }.sorted()
+        guard !otherSounds.isEmpty, !intervals.isEmpty else { return 0 }
+        let near = withTheTapsFraction * quantile(intervals, 0.5)
+        let withATap = otherSounds.count { tapTimes.contains($0.time, within: near) }
+        return Double(withATap) / Double(otherSounds.count)
     }
 
     /// The share of the intervals between `taps` (in time order) that lie within

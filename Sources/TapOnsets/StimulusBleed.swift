@@ -203,7 +203,7 @@ private func completedIfAGroove(_ detection: TapOnsetDetection, source: some Aud
                                 configuration: OnsetDetectorConfiguration) throws(AudioError) -> TapOnsetDetection {
     guard configuration.completesDensePercussion, detection.densePercussionOnsets == nil, detection.detectionBand == nil,
           detection.stimulusBleed?.status != .removed,
-          DensePercussion.soundsLikeAGroove(detection.onsets, otherSounds: detection.otherOnsets.count,
+          DensePercussion.soundsLikeAGroove(detection.onsets, otherSounds: detection.otherOnsets,
                                             pressedTaps: TapScore.pressedTaps(detection.onsets + detection.otherOnsets))
     else { return detection }
     return try DensePercussion.completed(detection, source: source, configuration: configuration)

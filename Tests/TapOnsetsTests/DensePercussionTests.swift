@@ -93,7 +93,7 @@ import TapStatistics
         let pressed = TapScore.pressedTaps(alone.onsets + alone.otherOnsets)
         #expect(!DensePercussion.applies(to: alone.onsets, otherSounds: alone.otherOnsets.count, pressedTaps: pressed),
                 "the first test takes it for tapping")
-        #expect(DensePercussion.soundsLikeAGroove(alone.onsets, otherSounds: alone.otherOnsets.count, pressedTaps: pressed))
+        #expect(DensePercussion.soundsLikeAGroove(alone.onsets, otherSounds: alone.otherOnsets, pressedTaps: pressed))
         #expect(DensePercussion.steadyShare(of: alone.onsets) < 0.5, "\(DensePercussion.steadyShare(of: alone.onsets))")
         let completed = try detectTapOnsets(inFile: Self.fixtures + "/groove-kit.flac", bleed: .keep)
         #expect(completed.densePercussionOnsets != nil)
@@ -116,36 +116,79 @@ import TapStatistics
         }
     }
 
+    /// `count` other sounds between `taps` (in time order), as a kit's hats sound: the n-th in
+    /// the interval after tap n (cycled), at half of it, then at 0.3, 0.7, 0.4 and 0.6 of it on
+    /// later rounds; or, `withTheTaps`, 30 ms after each tap in turn, as a metronome's clicks
+    /// come after the taps aimed at them.
+    static func otherSounds(_ count: Int, among taps: [Onset], withTheTaps: Bool = false) -> [Onset] {
+        let fractions = [0.5, 0.3, 0.7, 0.4, 0.6]
+        let intervals = taps.count - 1
+        return (0..<count).map { index in
+            let tap = taps[index % intervals], next = taps[index % intervals + 1]
+            let time = withTheTaps ? tap.time + 0.030
+                : tap.time + fractions[(index / intervals) % fractions.count] * (next.time - tap.time)
+            return Onset(time: time, frame: Int(time * 48_000), peakTime: time + 0.002, strength: -30, snrDB: 8,
+                         tapScore: 0.2, kind: .other)
+        }.sorted { $0.time < $1.time }
+    }
+
     /// A groove needs all of its parts: taps that rise little over the mask, ring, keep no
     /// steady interval, and come with other sounds (a kit's hats), at least 12 of them. Take
     /// any one away and it is tapping.
     @Test func aGrooveNeedsLowRisesNoSteadyBeatAndOtherSounds() {
         // A groove's kicks and snares: 0.3, 0.45, 0.15 and 0.6 s apart in turn.
-        let groove = Self.taps(intervals: [0.30, 0.45, 0.15, 0.60])
+        let intervals = [0.30, 0.45, 0.15, 0.60]
+        let groove = Self.taps(intervals: intervals)
+        func isAGroove(_ taps: [Onset], _ others: Int, pressedTaps: Int = 0) -> Bool {
+            DensePercussion.soundsLikeAGroove(taps, otherSounds: Self.otherSounds(others, among: taps), pressedTaps: pressedTaps)
+        }
         #expect(DensePercussion.steadyShare(of: groove) == 0)
-        #expect(DensePercussion.soundsLikeAGroove(groove, otherSounds: 30))
-        #expect(DensePercussion.soundsLikeAGroove(groove, otherSounds: 12) && !DensePercussion.soundsLikeAGroove(groove, otherSounds: 11),
-                "at least half as many other sounds as taps")
-        #expect(DensePercussion.soundsLikeAGroove(groove, otherSounds: 144) && !DensePercussion.soundsLikeAGroove(groove, otherSounds: 145),
-                "at most six times as many (speech)")
-        #expect(!DensePercussion.soundsLikeAGroove(Self.taps(intervals: [0.30, 0.45, 0.15, 0.60], aboveMask: 12.5), otherSounds: 30))
-        #expect(DensePercussion.soundsLikeAGroove(Self.taps(intervals: [0.30, 0.45, 0.15, 0.60], decay: -7), otherSounds: 30))
-        #expect(!DensePercussion.soundsLikeAGroove(Self.taps(intervals: [0.30, 0.45, 0.15, 0.60], decay: -7.5), otherSounds: 30),
-                "taps that die away are a finger's")
-        #expect(DensePercussion.soundsLikeAGroove(Self.taps(intervals: [0.30, 0.45, 0.15, 0.60], count: 12), otherSounds: 12))
-        #expect(!DensePercussion.soundsLikeAGroove(Self.taps(intervals: [0.30, 0.45, 0.15, 0.60], count: 11), otherSounds: 12))
-        #expect(!DensePercussion.soundsLikeAGroove(groove, otherSounds: 30, pressedTaps: 12), "keys, not drums")
-        // A tapper 0.5 s apart, up to 30 ms off, who missed two taps: steady, so no groove,
-        // however quiet the taps and however many other sounds.
+        #expect(isAGroove(groove, 30))
+        #expect(isAGroove(groove, 12) && !isAGroove(groove, 11), "at least half as many other sounds as taps")
+        #expect(isAGroove(groove, 144) && !isAGroove(groove, 145), "at most six times as many (speech)")
+        #expect(!isAGroove(Self.taps(intervals: intervals, aboveMask: 12.5), 30))
+        #expect(isAGroove(Self.taps(intervals: intervals, decay: -7), 30))
+        #expect(!isAGroove(Self.taps(intervals: intervals, decay: -7.5), 30), "taps that die away are a finger's")
+        #expect(isAGroove(Self.taps(intervals: intervals, count: 12), 12))
+        #expect(!isAGroove(Self.taps(intervals: intervals, count: 11), 12))
+        #expect(!isAGroove(groove, 30, pressedTaps: 12), "keys, not drums")
+        // A tapper 0.5 s apart, up to 30 ms off, who missed two taps: steady, so no groove
+        // among fewer other sounds than a steady groove brings, however quiet the taps.
         let jitter = [0.02, -0.03, 0.01, 0.025, -0.015, 0.0, -0.02, 0.03]
         var tapper = Self.taps(intervals: jitter.map { 0.5 + $0 })
         tapper.remove(at: 7)
         tapper.remove(at: 15)
         #expect(DensePercussion.steadyShare(of: tapper) >= 0.75, "\(DensePercussion.steadyShare(of: tapper))")
-        #expect(!DensePercussion.soundsLikeAGroove(tapper, otherSounds: 40))
+        #expect(!isAGroove(tapper, 18), "0.82 other sounds per tap")
         // A tempo ramp from 0.6 to 0.4 s: the local median follows it.
         let ramp = Self.taps(intervals: (0..<23).map { 0.6 - 0.2 * Double($0) / 22 })
         #expect(DensePercussion.steadyShare(of: ramp) == 1)
+    }
+
+    /// A groove may keep a steady beat (a four-on-the-floor kick) where its hats bring at
+    /// least 0.85 other sounds per tap and sound between its drums. Taps kept as steady among
+    /// as many clicks that come with them are a tapper's, aimed at a metronome.
+    @Test func aSteadyGrooveNeedsItsHatsBetweenItsDrums() {
+        let jitter = [0.004, -0.006, 0.002, 0.005, -0.003, 0.0, -0.004, 0.006]
+        let fourOnTheFloor = Self.taps(intervals: jitter.map { 0.55 + $0 })
+        #expect(DensePercussion.steadyShare(of: fourOnTheFloor) == 1)
+        let hats = Self.otherSounds(24, among: fourOnTheFloor)
+        #expect(DensePercussion.shareWithTheTaps(hats, taps: fourOnTheFloor) == 0)
+        #expect(DensePercussion.soundsLikeAGroove(fourOnTheFloor, otherSounds: hats))
+        // 21 other sounds per 24 taps is 0.875, 20 is 0.83.
+        #expect(DensePercussion.soundsLikeAGroove(fourOnTheFloor, otherSounds: Array(hats.prefix(21))))
+        #expect(!DensePercussion.soundsLikeAGroove(fourOnTheFloor, otherSounds: Array(hats.prefix(20))))
+        #expect(!DensePercussion.soundsLikeAGroove(Self.taps(intervals: jitter.map { 0.55 + $0 }, decay: -7.5), otherSounds: hats),
+                "taps that die away are a finger's")
+        let clicks = Self.otherSounds(23, among: fourOnTheFloor, withTheTaps: true)
+        #expect(DensePercussion.shareWithTheTaps(clicks, taps: fourOnTheFloor) == 1)
+        #expect(!DensePercussion.soundsLikeAGroove(fourOnTheFloor, otherSounds: clicks), "a metronome's clicks")
+        // Half the clicks with the taps, half between: the bound.
+        let half = Array(clicks.prefix(12)) + Array(hats.suffix(12))
+        #expect(DensePercussion.shareWithTheTaps(half, taps: fourOnTheFloor) == 0.5)
+        #expect(!DensePercussion.soundsLikeAGroove(fourOnTheFloor, otherSounds: half.sorted { $0.time < $1.time }))
+        let fewer = Array(clicks.prefix(11)) + Array(hats.suffix(13))
+        #expect(DensePercussion.soundsLikeAGroove(fourOnTheFloor, otherSounds: fewer.sorted { $0.time < $1.time }))
     }
 
     /// Quiet, sloppy tapping among many knocks and coughs (TapSim: taps 6–12 dB over the
@@ -172,7 +215,9 @@ import TapStatistics
                 if taps.count >= DensePercussion.leastGrooveTaps,
                    DensePercussion.grooveOtherSoundsPerTap.contains(Double(alone.otherOnsets.count) / Double(taps.count)),
                    quantile(measured.map(\.aboveMaskDB).sorted(), 0.5) <= DensePercussion.highestGrooveMedianAboveMask,
-                   DensePercussion.steadyShare(of: taps) < DensePercussion.mostGrooveSteadyShare {
+                   DensePercussion.steadyShare(of: taps) < DensePercussion.mostGrooveSteadyShare
+                    || Double(alone.otherOnsets.count) / Double(taps.count) >= DensePercussion.leastSteadyGrooveOtherSoundsPerTap
+                    && DensePercussion.shareWithTheTaps(alone.otherOnsets, taps: taps) < DensePercussion.mostOtherSoundsWithTheTaps {
                     likeAGrooveButTheDecay += 1
                     #expect(quantile(measured.map(\.decayDB).sorted(), 0.5) < DensePercussion.shallowestGrooveDecayDB - 1)
                 }
