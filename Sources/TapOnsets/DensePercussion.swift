@@ -149,16 +149,24 @@ enum DensePercussion {
     /// ``TapScore/pressShare`` pressed like a key. Docs/robustness.md ("A groove's drums
     /// alone") gives the data.
     static func soundsLikeAGroove(_ taps: [Onset], otherSounds: [Onset], pressedTaps: Int = 0) -> Bool {
-        let otherPerTap = Double(otherSounds.count) / Double(max(taps.count, 1))
-        guard taps.count >= leastGrooveTaps, grooveOtherSoundsPerTap.contains(otherPerTap),
-              TapScore.isException(pressedTaps, amongTaps: taps.count) else { return false }
+        guard let decay = grooveDecayDB(taps, otherSounds: otherSounds, pressedTaps: pressedTaps) else { return false }
+        return decay >= shallowestGrooveDecayDB
+    }
+
+    /// The taps' median ``OnsetFeatures/decayDB`` where every part of
+    /// ``soundsLikeAGroove(_:otherSounds:pressedTaps:)`` but the decay holds; nil otherwise.
+    static func grooveDecayDB(_ taps: [Onset], otherSounds: [Onset], pressedTaps: Int = 0) -> Double? {
+        guard taps.count >= leastGrooveTaps else { return nil }
+        let otherPerTap = Double(otherSounds.count) / Double(taps.count)
         let measured = taps.compactMap(\.features)
-        guard measured.count >= leastGrooveTaps,
-              quantile(measured.map(\.aboveMaskDB).sorted(), 0.5) <= highestGrooveMedianAboveMask,
-              quantile(measured.map(\.decayDB).sorted(), 0.5) >= shallowestGrooveDecayDB else { return false }
-        if steadyShare(of: taps) < mostGrooveSteadyShare { return true }
-        return otherPerTap >= leastSteadyGrooveOtherSoundsPerTap
+        guard grooveOtherSoundsPerTap.contains(otherPerTap), TapScore.isException(pressedTaps, amongTaps: taps.count),
+              measured.count >= leastGrooveTaps,
+              quantile(measured.map(\.aboveMaskDB).sorted(), 0.5) <= highestGrooveMedianAboveMask else { return nil }
+        let keepsNoBeat = steadyShare(of: taps) < mostGrooveSteadyShare
+        let hatsBetween = otherPerTap >= leastSteadyGrooveOtherSoundsPerTap
             && shareWithTheTaps(otherSounds, taps: taps) < mostOtherSoundsWithTheTaps
+        guard keepsNoBeat || hatsBetween else { return nil }
+        return quantile(measured.map(\.decayDB).sorted(), 0.5)
     }
 
     /// The share of `otherSounds` that lie within ``withTheTapsFraction`` of the median

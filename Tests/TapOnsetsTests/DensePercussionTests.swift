@@ -211,15 +211,10 @@ import TapStatistics
                 plain.completesDensePercussion = false
                 let alone = detectTapOnsets(in: signal, configuration: plain)
                 #expect(alone == detectTapOnsets(in: signal), "seed \(seed) track \(track)")
-                let taps = alone.onsets, measured = taps.compactMap(\.features)
-                if taps.count >= DensePercussion.leastGrooveTaps,
-                   DensePercussion.grooveOtherSoundsPerTap.contains(Double(alone.otherOnsets.count) / Double(taps.count)),
-                   quantile(measured.map(\.aboveMaskDB).sorted(), 0.5) <= DensePercussion.highestGrooveMedianAboveMask,
-                   DensePercussion.steadyShare(of: taps) < DensePercussion.mostGrooveSteadyShare
-                    || Double(alone.otherOnsets.count) / Double(taps.count) >= DensePercussion.leastSteadyGrooveOtherSoundsPerTap
-                    && DensePercussion.shareWithTheTaps(alone.otherOnsets, taps: taps) < DensePercussion.mostOtherSoundsWithTheTaps {
+                if let decay = DensePercussion.grooveDecayDB(alone.onsets, otherSounds: alone.otherOnsets,
+                                                             pressedTaps: TapScore.pressedTaps(alone.onsets + alone.otherOnsets)) {
                     likeAGrooveButTheDecay += 1
-                    #expect(quantile(measured.map(\.decayDB).sorted(), 0.5) < DensePercussion.shallowestGrooveDecayDB - 1)
+                    #expect(decay < DensePercussion.shallowestGrooveDecayDB - 1)
                 }
             }
         }
